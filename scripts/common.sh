@@ -1,0 +1,99 @@
+# Shared helpers for the scripts in this folder; sourced, not run.
+
+JDK25_DEFAULT=/usr/lib/jvm/temurin-25-jdk-amd64
+
+die() {
+	echo "error: $*" >&2
+	exit 2
+}
+
+# Packages the project needs on Debian/Ubuntu: rdma-core user space, headers for the shim, Debian's C
+# perftest (the interop peer), and what the Soft-RoCE VM needs.
+RDMA_PACKAGES=(rdma-core ibverbs-providers ibverbs-utils libibverbs-dev librdmacm-dev perftest iproute2)
+VM_PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static)
+BUILD_PACKAGES=(maven gcc make)
+
+missing_packages() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+	done
+}
+
+# Installs what is missing, or says exactly what to run when we cannot.
+ensure_packages() {
+	local missing
+	mapfile -t missing < <(missing_packages "$@")
+	[[ ${#missing[@]} -eq 0 ]] && return 0
+	if ! command -v apt-get > /dev/null; then
+		die "missing packages: ${missing[*]} (this script installs them with apt-get on Debian/Ubuntu; install the equivalents by hand here)"
+	fi
+	if [[ $(id -u) -ne 0 ]]; then
+		die "missing packages: ${missing[*]}; run as root, or first: sudo apt-get update && sudo apt-get install -y ${missing[*]}"
+	fi
+	echo "setup: installing ${missing[*]}" >&2
+	if [[ ! -f /var/lib/apt/periodic/rdma-ffm-updated ]] || [[ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -print -quit 2>/dev/null)" ]]; then
+		apt-get update -qq >&2
+		mkdir -p /var/lib/apt/periodic && touch /var/lib/apt/periodic/rdma-ffm-updated
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
+		|| { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2; } \
+		|| die "apt-get install ${missing[*]} failed"
+}
+
+require_vm_packages() {
+	ensure_packages "${RDMA_PACKAGES[@]}" "${VM_PACKAGES[@]}"
+}
+
+# Sets JAVA_HOME to a JDK 25 (JAVA_HOME if it is one, else the Temurin default path).
+find_jdk25() {
+	local candidate
+	for candidate in "${JAVA_HOME:-}" "$JDK25_DEFAULT" /usr/lib/jvm/*25*; do
+		[[ -n "$candidate" && -x "$candidate/bin/java" ]] || continue
+		if "$candidate/bin/java" -version 2>&1 | grep -Eq 'version "25'; then
+			export JAVA_HOME="$candidate"
+			export PATH="$JAVA_HOME/bin:$PATH"
+			return 0
+		fi
+	done
+	die "JDK 25 not found: install a JDK 25 (e.g. Temurin 25 at $JDK25_DEFAULT, or Debian/Ubuntu package openjdk-25-jdk) or set JAVA_HOME to one"
+}
+JDK25="$JDK25_DEFAULT"
+
+newest_kernel_version() {
+	local v
+	v="$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|.*/vmlinuz-||' | sort -V | tail -n 1)"
+	[[ -n "$v" && -d "/lib/modules/$v" ]] || return 1
+	echo "$v"
+}
+
+# A busybox initramfs that loads virtio + 9p from the host's module tree and switches to the host's root.
+build_initramfs() {
+	local kver="$1" dest_dir="$2" init_script="$3"
+	local stage m f
+	stage="$(mktemp -d "${TMPDIR:-/tmp}/rdmaffm-initramfs.XXXXXX")"
+	mkdir -p "$stage"/{bin,dev,proc,sys,newroot,modules}
+	cp /bin/busybox "$stage/bin/busybox"
+	for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci 9pnet 9pnet_virtio netfs fscache 9p; do
+		f="$(find "/lib/modules/$kver/kernel" -name "$m.ko" -o -name "$m.ko.xz" -o -name "$m.ko.zst" -o -name "$m.ko.gz" | head -n 1)"
+		if [[ -z "$f" ]]; then
+			# Built into this kernel: nothing to load.
+			grep -q "/$m.ko" "/lib/modules/$kver/modules.builtin" 2>/dev/null && continue
+			rm -rf "$stage"
+			die "kernel module $m not found for $kver"
+		fi
+		case "$f" in
+		*.xz) xz -dc "$f" > "$stage/modules/$m.ko" ;;
+		*.zst) zstd -qdc "$f" > "$stage/modules/$m.ko" ;;
+		*.gz) gzip -dc "$f" > "$stage/modules/$m.ko" ;;
+		*) cp "$f" "$stage/modules/$m.ko" ;;
+		esac
+		echo "$m" >> "$stage/modules/order"
+	done
+	cp "$init_script" "$stage/init"
+	chmod +x "$stage/init"
+	mkdir -p "$dest_dir"
+	(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1 > "$dest_dir/initramfs.cpio.gz.tmp")
+	mv "$dest_dir/initramfs.cpio.gz.tmp" "$dest_dir/initramfs.cpio.gz"
+	rm -rf "$stage"
+}

@@ -1,0 +1,51 @@
+#!/bin/bash
+# Second stage in the guest (PID 1, on the host's read-only root): Soft-RoCE up, then the command.
+OUT=/run/rdmaffm-out
+status=1
+finish() {
+	echo "$status" > "$OUT/exit-status"
+	sync
+	echo o > /proc/sysrq-trigger
+	sleep 10
+}
+trap finish EXIT
+log() { echo "guest: $*" >> "$OUT/output.log"; }
+
+# shellcheck disable=SC1091
+source "$OUT/guest.env"
+export PATH="$GUEST_PATH" HOME="$GUEST_HOME" JAVA_HOME="$GUEST_JAVA_HOME" CI="$GUEST_CI"
+[[ -z "$CI" ]] && unset CI
+
+for d in /tmp /var/tmp /root /dev/shm; do
+	mount -t tmpfs -o mode=1777 tmpfs "$d" 2>/dev/null
+done
+mkdir -p /dev/pts && mount -t devpts devpts /dev/pts 2>/dev/null
+mkdir -p "$HOME"
+for s in "${GUEST_SHARES[@]}"; do
+	tag="${s%%:*}"
+	path="${s#*:}"
+	mkdir -p "$path" 2>/dev/null
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 "$tag" "$path" \
+		|| { log "cannot mount share $path"; exit 1; }
+done
+
+ip link set lo up
+modprobe veth || { log "modprobe veth failed"; exit 1; }
+modprobe rdma_rxe || { log "modprobe rdma_rxe failed"; exit 1; }
+modprobe rdma_ucm || log "modprobe rdma_ucm failed (rdma_cm tests will fail)"
+ip link add veth0 type veth peer name veth1
+ip addr add 10.77.0.1/24 dev veth0
+ip link set veth0 up
+ip link set veth1 up
+rdma link add rxe0 type rxe netdev veth0 || { log "rdma link add rxe0 failed"; exit 1; }
+for _ in $(seq 1 50); do
+	gid="$(cat /sys/class/infiniband/rxe0/ports/1/gids/1 2>/dev/null)"
+	[[ "$gid" == "0000:0000:0000:0000:0000:ffff:0a4d:0001" ]] && break
+	sleep 0.1
+done
+export RDMA_DEVICE=rxe0 RDMA_GID_INDEX=1 RDMA_IP=10.77.0.1 RDMA_NETDEV=veth0 RDMA_IN_VM=1
+
+cd "$GUEST_CWD" || { log "cannot cd to $GUEST_CWD"; exit 1; }
+bash "$OUT/command" >> "$OUT/output.log" 2>&1 < /dev/null
+status=$?
+exit "$status"
