@@ -12,7 +12,6 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description = "RDMA latency/bandwidth tools compatible with linux-rdma perftest, and a NIC/PCIe doctor.",
         subcommands = {
-                DevicesCommand.class,
                 CommandLine.HelpCommand.class,
         })
 public final class Main implements Runnable {
