@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <fcntl.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
@@ -36,7 +38,7 @@ static const struct rdmaffm_layout_entry table[] = {
 	O(ibv_device_attr, max_srq_wr), O(ibv_device_attr, max_srq_sge), O(ibv_device_attr, max_pkeys),
 	O(ibv_device_attr, local_ca_ack_delay), O(ibv_device_attr, phys_port_cnt),
 	S(ibv_device_attr_ex), O(ibv_device_attr_ex, orig_attr), O(ibv_device_attr_ex, comp_mask),
-	O(ibv_device_attr_ex, odp_caps), O(ibv_device_attr_ex, odp_caps.general_caps),
+	O(ibv_device_attr_ex, odp_caps), O(ibv_device_attr_ex, odp_caps.general_caps), O(ibv_device_attr_ex, odp_caps.per_transport_caps),
 	O(ibv_device_attr_ex, odp_caps.per_transport_caps.rc_odp_caps),
 	O(ibv_device_attr_ex, odp_caps.per_transport_caps.uc_odp_caps),
 	O(ibv_device_attr_ex, odp_caps.per_transport_caps.ud_odp_caps),
@@ -190,8 +192,10 @@ static const struct rdmaffm_layout_entry table[] = {
 	S(sockaddr_in6), O(sockaddr_in6, sin6_family), O(sockaddr_in6, sin6_port), O(sockaddr_in6, sin6_flowinfo),
 	O(sockaddr_in6, sin6_addr), O(sockaddr_in6, sin6_scope_id),
 	S(sockaddr_storage),
+	S(pollfd), O(pollfd, fd), O(pollfd, events), O(pollfd, revents),
 
 	/* constants */
+	K(POLLIN), K(F_GETFL), K(F_SETFL), K(O_NONBLOCK),
 	K(IBV_SYSFS_NAME_MAX), K(IBV_SYSFS_PATH_MAX), K(AF_INET), K(AF_INET6),
 	K(IBV_NODE_UNKNOWN), K(IBV_NODE_CA), K(IBV_NODE_SWITCH), K(IBV_NODE_ROUTER), K(IBV_NODE_RNIC),
 	K(IBV_NODE_USNIC), K(IBV_NODE_USNIC_UDP), K(IBV_NODE_UNSPECIFIED),

@@ -1,0 +1,135 @@
+package io.rdmaffm.verbs.raw;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.GroupLayout;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.PaddingLayout;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.UnionLayout;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Holds every declared Java layout and constant to the shim's table, compiled from the installed rdma-core
+ * headers. Needs no RDMA device, only the shim and libibverbs, so it runs on every host build.
+ */
+class LayoutTableTest {
+    private static LayoutTable table;
+
+    @BeforeAll
+    static void load() {
+        table = LayoutTable.load();
+    }
+
+    static List<StructLayout> declaredStructs() throws IllegalAccessException {
+        List<StructLayout> out = new ArrayList<>();
+        for (Field f : Structs.class.getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == StructLayout.class) {
+                f.setAccessible(true);
+                out.add((StructLayout) f.get(null));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void everyDeclaredStructHasTheNativeSizeAndEveryNamedMemberTheNativeOffset() throws IllegalAccessException {
+        List<StructLayout> structs = declaredStructs();
+        assertTrue(structs.size() >= 40, "expected the full set of verbs structs, found " + structs.size());
+        List<String> problems = new ArrayList<>();
+        int checkedMembers = 0;
+        for (StructLayout s : structs) {
+            String name = s.name().orElseThrow(() -> new AssertionError("unnamed struct layout in Structs"));
+            Long size = table.sizes().get(name);
+            if (size == null) {
+                problems.add("sizeof(" + name + ") is not in the shim's table");
+            } else if (size != s.byteSize()) {
+                problems.add("sizeof(" + name + "): Java " + s.byteSize() + ", C " + size);
+            }
+            checkedMembers += checkMembers(name, s, "", 0, structs, problems);
+        }
+        assertTrue(problems.isEmpty(), String.join("\n", problems));
+        assertTrue(checkedMembers > 300, "too few members checked: " + checkedMembers);
+    }
+
+    private int checkMembers(String struct, GroupLayout group, String prefix, long base,
+                             List<StructLayout> declared, List<String> problems) {
+        int checked = 0;
+        long offset = 0;
+        for (MemoryLayout m : group.memberLayouts()) {
+            long here = base + (group instanceof UnionLayout ? 0 : offset);
+            if (!(m instanceof PaddingLayout)) {
+                String path = prefix;
+                if (m.name().isPresent()) {
+                    path = prefix.isEmpty() ? m.name().get() : prefix + "." + m.name().get();
+                    Long c = table.offsets().get(struct + "." + path);
+                    checked++;
+                    if (c == null) {
+                        problems.add("offsetof(" + struct + ", " + path + ") is not in the shim's table");
+                    } else if (c != here) {
+                        problems.add("offsetof(" + struct + ", " + path + "): Java " + here + ", C " + c);
+                    }
+                }
+                // A member that is a declared struct is checked on its own; only inline groups are walked.
+                if (m instanceof GroupLayout g && !isDeclared(g, declared)) {
+                    checked += checkMembers(struct, g, path, here, declared, problems);
+                }
+            }
+            offset += m.byteSize();
+        }
+        return checked;
+    }
+
+    private static boolean isDeclared(GroupLayout g, List<StructLayout> declared) {
+        for (StructLayout s : declared) {
+            if (s.withoutName().equals(g.withoutName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void everyDeclaredConstantHasTheNativeValue() throws IllegalAccessException {
+        List<String> problems = new ArrayList<>();
+        int checked = 0;
+        for (Field f : Constants.class.getDeclaredFields()) {
+            if (!Modifier.isStatic(f.getModifiers()) || !Modifier.isPublic(f.getModifiers())) {
+                continue;
+            }
+            long javaValue = f.getType() == long.class ? f.getLong(null) : f.getInt(null);
+            Long c = table.constants().get(f.getName());
+            checked++;
+            if (c == null) {
+                problems.add(f.getName() + " is not in the shim's table");
+            } else if (c != javaValue) {
+                problems.add(f.getName() + ": Java " + javaValue + ", C " + c);
+            }
+        }
+        assertTrue(problems.isEmpty(), String.join("\n", problems));
+        assertTrue(checked > 200, "too few constants checked: " + checked);
+    }
+
+    @Test
+    void offsetHelperFollowsAnonymousUnionsLikeC() {
+        assertEquals(table.offsets().get("ibv_wc.imm_data"), Structs.offset(Structs.ibv_wc, "imm_data"));
+        assertEquals(table.offsets().get("ibv_send_wr.wr.atomic.swap"), Structs.offset(Structs.ibv_send_wr, "wr.atomic.swap"));
+        assertEquals(table.offsets().get("ibv_send_wr.bind_mw.bind_info.length"),
+                Structs.offset(Structs.ibv_send_wr, "bind_mw.bind_info.length"));
+        assertEquals(table.offsets().get("ibv_qp_attr.ah_attr.grh.sgid_index"),
+                Structs.offset(Structs.ibv_qp_attr, "ah_attr.grh.sgid_index"));
+    }
+
+    @Test
+    void shimReportsItsAbi() throws Throwable {
+        int abi = (int) Shim.rdmaffm_shim_abi.invokeExact();
+        assertEquals(ShimInfo.EXPECTED_ABI, abi);
+    }
+}
