@@ -103,6 +103,57 @@ public final class Context extends NativeObject {
         return handle().get(JAVA_INT, Structs.offset(Structs.ibv_context, "async_fd"));
     }
 
+    /** {@code ibv_alloc_pd}. */
+    public ProtectionDomain allocateProtectionDomain() {
+        try {
+            MemorySegment pd = (MemorySegment) Ibv.ibv_alloc_pd.invokeExact(Downcalls.errnoState(), handle());
+            if (pd.equals(MemorySegment.NULL)) {
+                throw VerbsException.of("ibv_alloc_pd", Downcalls.errno(), "device " + name());
+            }
+            return new ProtectionDomain(this, pd.reinterpret(Structs.ibv_pd.byteSize()));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code ibv_create_comp_channel}. */
+    public CompletionChannel createCompletionChannel() {
+        try {
+            MemorySegment ch = (MemorySegment) Ibv.ibv_create_comp_channel.invokeExact(Downcalls.errnoState(), handle());
+            if (ch.equals(MemorySegment.NULL)) {
+                throw VerbsException.of("ibv_create_comp_channel", Downcalls.errno(), "device " + name());
+            }
+            return new CompletionChannel(this, ch.reinterpret(Structs.ibv_comp_channel.byteSize()));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code ibv_create_cq} without a completion channel (busy polling). */
+    public CompletionQueue createCompletionQueue(int entries) {
+        return CompletionQueue.create(this, entries, null, 0);
+    }
+
+    /** {@code ibv_create_cq} whose events go to {@code channel} (may be null) on completion vector {@code vector}. */
+    public CompletionQueue createCompletionQueue(int entries, CompletionChannel channel, int vector) {
+        return CompletionQueue.create(this, entries, channel, vector);
+    }
+
+    /** {@code ibv_create_cq_ex}: an extended CQ, polled with start/next/end_poll; same API. */
+    public CompletionQueue createExtendedCompletionQueue(int entries, CompletionChannel channel, int vector) {
+        return CompletionQueue.createExtended(this, entries, channel, vector);
+    }
+
+    /** Async events of this device ({@code ibv_get_async_event}); one reader at a time. */
+    public AsyncEvents asyncEvents() {
+        handle();
+        return new AsyncEvents(this);
+    }
+
     /** {@code ibv_query_device}. */
     public DeviceAttributes queryDevice() {
         StructLayout l = Structs.ibv_device_attr;

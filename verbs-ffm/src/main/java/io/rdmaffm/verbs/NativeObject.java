@@ -57,6 +57,15 @@ abstract class NativeObject implements AutoCloseable {
         openChildren--;
     }
 
+    /** Another object uses this one (a QP its CQs and SRQ): this one may not close before it. */
+    final void pin(NativeObject user) {
+        childOpened();
+    }
+
+    final void unpin(NativeObject user) {
+        childClosed();
+    }
+
     /** Open objects created from this one. */
     final synchronized int openChildren() {
         return openChildren;
@@ -78,7 +87,7 @@ abstract class NativeObject implements AutoCloseable {
             }
             if (openChildren > 0) {
                 throw new IllegalStateException("cannot close " + kind + describeSuffix() + ": " + openChildren
-                        + " object(s) created from it are still open; close them first");
+                        + " object(s) created from it or using it are still open; close them first");
             }
             destroy(handle);
             closed = true;
@@ -87,6 +96,11 @@ abstract class NativeObject implements AutoCloseable {
         if (parent != null) {
             parent.childClosed();
         }
+        afterClose();
+    }
+
+    /** Runs after the object is closed and detached from its parent; may report a problem by throwing. */
+    void afterClose() {
     }
 
     final NativeObject parentObject() {

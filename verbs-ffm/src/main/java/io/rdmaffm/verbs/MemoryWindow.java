@@ -1,0 +1,101 @@
+package io.rdmaffm.verbs;
+
+import io.rdmaffm.verbs.raw.Downcalls;
+import io.rdmaffm.verbs.raw.Shim;
+import io.rdmaffm.verbs.raw.Structs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * {@code struct ibv_mw}: a window granting remote access to part of a memory region, bound and re-bound
+ * without re-registering. Type 1 is bound with {@code ibv_bind_mw}; type 2 with a BIND_MW work request
+ * and invalidated with LOCAL_INV or SEND_WITH_INV.
+ */
+public final class MemoryWindow extends NativeObject {
+    /** enum ibv_mw_type. */
+    public enum Type {
+        TYPE_1(1), TYPE_2(2);
+
+        private final int value;
+
+        Type(int value) {
+            this.value = value;
+        }
+
+        public int value() {
+            return value;
+        }
+    }
+
+    private final ProtectionDomain pd;
+    private final Type type;
+
+    MemoryWindow(ProtectionDomain pd, MemorySegment handle, Type type) {
+        super(pd, "memory window", handle);
+        this.pd = pd;
+        this.type = type;
+    }
+
+    public Type type() {
+        return type;
+    }
+
+    /** The current rkey (changes with every bind). */
+    public int rkey() {
+        return handle().get(JAVA_INT, Structs.offset(Structs.ibv_mw, "rkey"));
+    }
+
+    /** The rkey a type 2 bind should use next: {@code ibv_inc_rkey} of the current one. */
+    public int nextRkey() {
+        try {
+            return (int) Shim.rdmaffm_inc_rkey.invokeExact(rkey());
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    int bindType1(QueuePair qp, long wrId, int sendFlags, MemoryRegion mr, long offset, long length, int access) {
+        if (type != Type.TYPE_1) {
+            throw new IllegalStateException("ibv_bind_mw binds type 1 windows; bind a type 2 window with a BIND_MW work request");
+        }
+        long address = mr.addressOf(offset, length);
+        StructLayout l = Structs.ibv_mw_bind;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment b = arena.allocate(l);
+            b.set(JAVA_LONG, Structs.offset(l, "wr_id"), wrId);
+            b.set(JAVA_INT, Structs.offset(l, "send_flags"), sendFlags);
+            b.set(ADDRESS, Structs.offset(l, "bind_info.mr"), mr.handle());
+            b.set(JAVA_LONG, Structs.offset(l, "bind_info.addr"), address);
+            b.set(JAVA_LONG, Structs.offset(l, "bind_info.length"), length);
+            b.set(JAVA_INT, Structs.offset(l, "bind_info.mw_access_flags"), access);
+            int rc = (int) Shim.rdmaffm_bind_mw.invokeExact(Downcalls.errnoState(), qp.handle(), handle(), b);
+            if (rc != 0) {
+                throw VerbsException.of("ibv_bind_mw", rc > 0 ? rc : Downcalls.errno(),
+                        "QP 0x" + Integer.toHexString(qp.qpNumber()));
+            }
+            return rkey();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    @Override
+    void destroy(MemorySegment handle) {
+        try {
+            int rc = (int) Shim.rdmaffm_dealloc_mw.invokeExact(Downcalls.errnoState(), handle);
+            Context.check("ibv_dealloc_mw", rc, "device " + pd.context().name());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+}

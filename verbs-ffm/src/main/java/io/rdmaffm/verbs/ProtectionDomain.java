@@ -1,0 +1,137 @@
+package io.rdmaffm.verbs;
+
+import io.rdmaffm.verbs.raw.Downcalls;
+import io.rdmaffm.verbs.raw.Ibv;
+import io.rdmaffm.verbs.raw.Shim;
+import io.rdmaffm.verbs.raw.Structs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * {@code struct ibv_pd}: groups memory regions, windows, queue pairs, SRQs and address handles that may
+ * be used together. Created by {@link Context#allocateProtectionDomain()}.
+ */
+public final class ProtectionDomain extends NativeObject {
+    private final Context context;
+
+    ProtectionDomain(Context context, MemorySegment handle) {
+        super(context, "protection domain", handle);
+        this.context = context;
+    }
+
+    public Context context() {
+        return context;
+    }
+
+    /**
+     * Registers a native segment ({@code ibv_reg_mr}). The region keeps the segment reachable; the caller
+     * must keep the segment's arena open until the region is closed (closing it earlier is reported when
+     * the region is closed). Prefer {@link #allocateRegion(long, Access...)}, which owns its memory.
+     */
+    public MemoryRegion registerMemory(MemorySegment segment, Access... access) {
+        return register(segment, null, Access.mask(access));
+    }
+
+    /** Like {@link #registerMemory(MemorySegment, Access...)} with IBV_ACCESS_* bits. */
+    public MemoryRegion registerMemory(MemorySegment segment, int accessFlags) {
+        return register(segment, null, accessFlags);
+    }
+
+    /**
+     * Allocates page-aligned, zeroed native memory and registers it; the memory is freed when the region is
+     * closed, after deregistration, so the device can never write into freed memory.
+     */
+    public MemoryRegion allocateRegion(long bytes, Access... access) {
+        return allocateRegion(bytes, Access.mask(access));
+    }
+
+    /** Like {@link #allocateRegion(long, Access...)} with IBV_ACCESS_* bits. */
+    public MemoryRegion allocateRegion(long bytes, int accessFlags) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("region size must be positive, not " + bytes);
+        }
+        Arena arena = Arena.ofShared();
+        try {
+            MemorySegment seg = arena.allocate(bytes, 4096);
+            return register(seg, arena, accessFlags);
+        } catch (RuntimeException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    private MemoryRegion register(MemorySegment segment, Arena owned, int accessFlags) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("only native (off-heap) segments can be registered, not a heap segment");
+        }
+        if (!segment.scope().isAlive()) {
+            throw new IllegalStateException("cannot register a segment whose arena is already closed");
+        }
+        if (segment.byteSize() == 0) {
+            throw new IllegalArgumentException("cannot register an empty segment");
+        }
+        try {
+            MemorySegment mr = (MemorySegment) Ibv.ibv_reg_mr_iova2.invokeExact(Downcalls.errnoState(), handle(),
+                    segment, segment.byteSize(), segment.address(), accessFlags);
+            if (mr.equals(MemorySegment.NULL)) {
+                throw VerbsException.of("ibv_reg_mr", Downcalls.errno(), "device " + context.name() + ", "
+                        + segment.byteSize() + " bytes at 0x" + Long.toHexString(segment.address())
+                        + ", access 0x" + Integer.toHexString(accessFlags));
+            }
+            return new MemoryRegion(this, mr.reinterpret(Structs.ibv_mr.byteSize()), segment, owned, accessFlags);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** Allocates a memory window of type 1 or 2 ({@code ibv_alloc_mw}). */
+    public MemoryWindow allocateMemoryWindow(MemoryWindow.Type type) {
+        try {
+            MemorySegment mw = (MemorySegment) Shim.rdmaffm_alloc_mw.invokeExact(Downcalls.errnoState(), handle(),
+                    type.value());
+            if (mw.equals(MemorySegment.NULL)) {
+                throw VerbsException.of("ibv_alloc_mw", Downcalls.errno(), "device " + context.name() + ", " + type);
+            }
+            return new MemoryWindow(this, mw.reinterpret(Structs.ibv_mw.byteSize()), type);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** Creates a queue pair ({@code ibv_create_qp}, or {@code ibv_create_qp_ex} for the extended send API). */
+    public QueuePair createQueuePair(QueuePairInit init) {
+        return QueuePair.create(this, init);
+    }
+
+    /** Creates a shared receive queue ({@code ibv_create_srq}). */
+    public SharedReceiveQueue createSharedReceiveQueue(int maxWr, int maxSge, int limit) {
+        return SharedReceiveQueue.create(this, maxWr, maxSge, limit);
+    }
+
+    /** Creates an address handle for UD sends ({@code ibv_create_ah}). */
+    public AddressHandle createAddressHandle(AddressVector av) {
+        return AddressHandle.create(this, av);
+    }
+
+    /** Creates an address handle that answers the sender of a received UD completion ({@code ibv_create_ah_from_wc}). */
+    public AddressHandle createAddressHandleFromCompletion(Completions completions, int index, MemorySegment grh, int port) {
+        return AddressHandle.fromCompletion(this, completions, index, grh, port);
+    }
+
+    @Override
+    void destroy(MemorySegment handle) {
+        try {
+            int rc = (int) Ibv.ibv_dealloc_pd.invokeExact(Downcalls.errnoState(), handle);
+            Context.check("ibv_dealloc_pd", rc, "device " + context.name());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+}

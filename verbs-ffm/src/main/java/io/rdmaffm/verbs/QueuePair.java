@@ -1,0 +1,303 @@
+package io.rdmaffm.verbs;
+
+import io.rdmaffm.verbs.raw.Constants;
+import io.rdmaffm.verbs.raw.Downcalls;
+import io.rdmaffm.verbs.raw.Ibv;
+import io.rdmaffm.verbs.raw.Shim;
+import io.rdmaffm.verbs.raw.Structs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * {@code struct ibv_qp}: an RC, UC or UD queue pair. Move it through RESET→INIT→RTR→RTS with
+ * {@link #modify(QueuePairAttributes)}; post with {@link #postSend(SendWorkRequests, int)} and
+ * {@link #postRecv(RecvWorkRequests, int)} (one downcall each, no allocation). Posting is safe from one
+ * sender thread and one receiver thread at a time; control calls are synchronized.
+ */
+public final class QueuePair extends NativeObject {
+    private final ProtectionDomain pd;
+    private final QueuePairType type;
+    private final CompletionQueue sendCq;
+    private final CompletionQueue recvCq;
+    private final SharedReceiveQueue srq;
+    private final int qpNumber;
+    private final int maxInlineData;
+    private final ExtendedSend extendedSend;
+    private QueuePairState lastKnownState = QueuePairState.RESET;
+
+    private QueuePair(ProtectionDomain pd, QueuePairInit init, MemorySegment handle, int maxInline, MemorySegment qpx) {
+        super(pd, "queue pair", handle);
+        this.pd = pd;
+        this.type = init.type;
+        this.sendCq = init.sendCq;
+        this.recvCq = init.recvCq;
+        this.srq = init.srq;
+        this.qpNumber = handle.get(JAVA_INT, Structs.offset(Structs.ibv_qp, "qp_num"));
+        this.maxInlineData = maxInline;
+        this.extendedSend = qpx == null ? null : new ExtendedSend(this, qpx);
+        // The QP uses its CQs and SRQ: they must outlive it.
+        init.sendCq.pin(this);
+        if (init.recvCq != init.sendCq) {
+            init.recvCq.pin(this);
+        }
+        if (init.srq != null) {
+            init.srq.pin(this);
+        }
+    }
+
+    static QueuePair create(ProtectionDomain pd, QueuePairInit init) {
+        boolean ex = init.sendOps != 0;
+        StructLayout l = ex ? Structs.ibv_qp_init_attr_ex : Structs.ibv_qp_init_attr;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(l);
+            a.set(ADDRESS, Structs.offset(l, "send_cq"), init.sendCq.handle());
+            a.set(ADDRESS, Structs.offset(l, "recv_cq"), init.recvCq.handle());
+            a.set(ADDRESS, Structs.offset(l, "srq"), init.srq == null ? MemorySegment.NULL : init.srq.handle());
+            a.set(JAVA_INT, Structs.offset(l, "cap.max_send_wr"), init.maxSendWr);
+            a.set(JAVA_INT, Structs.offset(l, "cap.max_recv_wr"), init.srq == null ? init.maxRecvWr : 0);
+            a.set(JAVA_INT, Structs.offset(l, "cap.max_send_sge"), init.maxSendSge);
+            a.set(JAVA_INT, Structs.offset(l, "cap.max_recv_sge"), init.srq == null ? init.maxRecvSge : 0);
+            a.set(JAVA_INT, Structs.offset(l, "cap.max_inline_data"), init.maxInlineData);
+            a.set(JAVA_INT, Structs.offset(l, "qp_type"), init.type.value());
+            a.set(JAVA_INT, Structs.offset(l, "sq_sig_all"), init.signalAll ? 1 : 0);
+            MemorySegment qp;
+            String verb;
+            if (ex) {
+                a.set(JAVA_INT, Structs.offset(l, "comp_mask"),
+                        Constants.IBV_QP_INIT_ATTR_PD | Constants.IBV_QP_INIT_ATTR_SEND_OPS_FLAGS);
+                a.set(ADDRESS, Structs.offset(l, "pd"), pd.handle());
+                a.set(JAVA_LONG, Structs.offset(l, "send_ops_flags"), init.sendOps);
+                verb = "ibv_create_qp_ex";
+                qp = (MemorySegment) Shim.rdmaffm_create_qp_ex.invokeExact(Downcalls.errnoState(),
+                        pd.context().handle(), a);
+            } else {
+                verb = "ibv_create_qp";
+                qp = (MemorySegment) Ibv.ibv_create_qp.invokeExact(Downcalls.errnoState(), pd.handle(), a);
+            }
+            if (qp.equals(MemorySegment.NULL)) {
+                throw VerbsException.of(verb, Downcalls.errno(), "device " + pd.context().name() + ", " + init.type
+                        + ", max_send_wr " + init.maxSendWr + ", max_recv_wr " + init.maxRecvWr + ", max_inline_data "
+                        + init.maxInlineData);
+            }
+            qp = qp.reinterpret(Structs.ibv_qp.byteSize());
+            int maxInline = a.get(JAVA_INT, Structs.offset(l, "cap.max_inline_data"));
+            MemorySegment qpx = null;
+            if (ex) {
+                qpx = ((MemorySegment) Ibv.ibv_qp_to_qp_ex.invokeExact(qp)).reinterpret(Structs.ibv_qp_ex.byteSize());
+            }
+            return new QueuePair(pd, init, qp, maxInline, qpx);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** qp_num, what the peer puts in dest_qp_num (RC/UC) or remote_qpn (UD). */
+    public int qpNumber() {
+        return qpNumber;
+    }
+
+    public QueuePairType type() {
+        return type;
+    }
+
+    public ProtectionDomain protectionDomain() {
+        return pd;
+    }
+
+    public CompletionQueue sendCompletionQueue() {
+        return sendCq;
+    }
+
+    public CompletionQueue recvCompletionQueue() {
+        return recvCq;
+    }
+
+    /** The inline size the device granted (may exceed the request). */
+    public int maxInlineData() {
+        return maxInlineData;
+    }
+
+    @Override
+    String describeSuffix() {
+        return " (QP 0x" + Integer.toHexString(qpNumber) + ")";
+    }
+
+    /** {@code ibv_modify_qp} with exactly the attributes that were set. */
+    public synchronized void modify(QueuePairAttributes attributes) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(Structs.ibv_qp_attr);
+            attributes.writeTo(a);
+            int rc = (int) Ibv.ibv_modify_qp.invokeExact(Downcalls.errnoState(), handle(), a, attributes.mask());
+            if (rc != 0) {
+                throw VerbsException.of("ibv_modify_qp", rc > 0 ? rc : Downcalls.errno(), "device "
+                        + pd.context().name() + ", " + type + " QP 0x" + Integer.toHexString(qpNumber) + ", "
+                        + attributes.describe(lastKnownState));
+            }
+            if (attributes.state != null) {
+                lastKnownState = attributes.state;
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** The current state ({@code ibv_query_qp} with IBV_QP_STATE). */
+    public synchronized QueuePairState state() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(Structs.ibv_qp_attr);
+            MemorySegment init = arena.allocate(Structs.ibv_qp_init_attr);
+            int rc = (int) Ibv.ibv_query_qp.invokeExact(Downcalls.errnoState(), handle(), a, Constants.IBV_QP_STATE, init);
+            Context.check("ibv_query_qp", rc, "QP 0x" + Integer.toHexString(qpNumber));
+            lastKnownState = QueuePairState.of(a.get(JAVA_INT, Structs.offset(Structs.ibv_qp_attr, "qp_state")));
+            return lastKnownState;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** Current attributes as the device reports them ({@code ibv_query_qp}). */
+    public synchronized QueuePairInfo query() {
+        StructLayout l = Structs.ibv_qp_attr;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(l);
+            MemorySegment init = arena.allocate(Structs.ibv_qp_init_attr);
+            int mask = Constants.IBV_QP_STATE | Constants.IBV_QP_PATH_MTU | Constants.IBV_QP_DEST_QPN
+                    | Constants.IBV_QP_RQ_PSN | Constants.IBV_QP_SQ_PSN | Constants.IBV_QP_TIMEOUT
+                    | Constants.IBV_QP_RETRY_CNT | Constants.IBV_QP_RNR_RETRY | Constants.IBV_QP_MAX_QP_RD_ATOMIC
+                    | Constants.IBV_QP_MAX_DEST_RD_ATOMIC | Constants.IBV_QP_CAP | Constants.IBV_QP_ACCESS_FLAGS
+                    | Constants.IBV_QP_PORT | Constants.IBV_QP_QKEY | Constants.IBV_QP_AV | Constants.IBV_QP_MIN_RNR_TIMER;
+            int rc = (int) Ibv.ibv_query_qp.invokeExact(Downcalls.errnoState(), handle(), a, mask, init);
+            Context.check("ibv_query_qp", rc, "QP 0x" + Integer.toHexString(qpNumber));
+            QueuePairState st = QueuePairState.of(a.get(JAVA_INT, Structs.offset(l, "qp_state")));
+            lastKnownState = st;
+            int mtu = a.get(JAVA_INT, Structs.offset(l, "path_mtu"));
+            return new QueuePairInfo(st, mtu >= 1 && mtu <= 5 ? Mtu.of(mtu) : null,
+                    a.get(JAVA_INT, Structs.offset(l, "dest_qp_num")),
+                    a.get(JAVA_INT, Structs.offset(l, "rq_psn")),
+                    a.get(JAVA_INT, Structs.offset(l, "sq_psn")),
+                    a.get(JAVA_INT, Structs.offset(l, "qkey")),
+                    a.get(JAVA_INT, Structs.offset(l, "qp_access_flags")),
+                    u8(a, "timeout"), u8(a, "retry_cnt"), u8(a, "rnr_retry"), u8(a, "max_rd_atomic"),
+                    u8(a, "max_dest_rd_atomic"), u8(a, "min_rnr_timer"), u8(a, "port_num"),
+                    a.get(JAVA_INT, Structs.offset(l, "cap.max_send_wr")),
+                    a.get(JAVA_INT, Structs.offset(l, "cap.max_recv_wr")),
+                    a.get(JAVA_INT, Structs.offset(l, "cap.max_inline_data")),
+                    u8(a, "ah_attr.grh.sgid_index"), u8(a, "ah_attr.is_global") != 0);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    private static int u8(MemorySegment a, String field) {
+        return Byte.toUnsignedInt(a.get(JAVA_BYTE, Structs.offset(Structs.ibv_qp_attr, field)));
+    }
+
+    /** Moves the QP to ERR: outstanding work requests complete with WR_FLUSH_ERR. */
+    public void toError() {
+        modify(new QueuePairAttributes().state(QueuePairState.ERR));
+    }
+
+    /** Moves the QP back to RESET (from any state), e.g. to recover after an error. */
+    public void reset() {
+        modify(new QueuePairAttributes().state(QueuePairState.RESET));
+    }
+
+    /**
+     * Posts work requests 0..n-1 of the batch as one list ({@code ibv_post_send}). Throws
+     * {@link VerbsException} when the provider rejects one (wrong QP state, queue full, bad opcode for the
+     * QP type); the message names its index.
+     */
+    public void postSend(SendWorkRequests batch, int n) {
+        MemorySegment h = handle();
+        batch.chain(n);
+        int rc;
+        try {
+            rc = (int) Shim.rdmaffm_post_send.invokeExact(h, batch.wrs, batch.badWr);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        if (rc != 0) {
+            throw VerbsException.of("ibv_post_send", rc, "QP 0x" + Integer.toHexString(qpNumber) + " (" + type
+                    + ", last set state " + lastKnownState + "), work request " + batch.badIndex() + " of " + n);
+        }
+    }
+
+    /** Posts receive work requests 0..n-1 ({@code ibv_post_recv}). */
+    public void postRecv(RecvWorkRequests batch, int n) {
+        postRecv(batch, 0, n);
+    }
+
+    /** Posts receive work requests [from, from+n) as one list ({@code ibv_post_recv}). */
+    public void postRecv(RecvWorkRequests batch, int from, int n) {
+        MemorySegment h = handle();
+        if (srq != null) {
+            throw new IllegalStateException("QP 0x" + Integer.toHexString(qpNumber)
+                    + " receives from a shared receive queue: post receives to the SRQ");
+        }
+        MemorySegment first = batch.chainRange(from, n);
+        int rc;
+        try {
+            rc = (int) Shim.rdmaffm_post_recv.invokeExact(h, first, batch.badWr);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        if (rc != 0) {
+            throw VerbsException.of("ibv_post_recv", rc, "QP 0x" + Integer.toHexString(qpNumber) + " (" + type
+                    + ", last set state " + lastKnownState + ")");
+        }
+    }
+
+    /** The extended send API ({@code ibv_wr_*}); only for QPs created with {@link QueuePairInit#extendedSendOps}. */
+    public ExtendedSend extendedSend() {
+        handle();
+        if (extendedSend == null) {
+            throw new IllegalStateException("QP 0x" + Integer.toHexString(qpNumber)
+                    + " was not created with extended send operations (QueuePairInit.extendedSendOps)");
+        }
+        return extendedSend;
+    }
+
+    /** Binds a type 1 memory window through this QP ({@code ibv_bind_mw}); returns the window's new rkey. */
+    public int bindMemoryWindow(MemoryWindow mw, long wrId, int sendFlags, MemoryRegion mr, long offset, long length,
+                                int access) {
+        return mw.bindType1(this, wrId, sendFlags, mr, offset, length, access);
+    }
+
+    @Override
+    void destroy(MemorySegment handle) {
+        try {
+            int rc = (int) Ibv.ibv_destroy_qp.invokeExact(Downcalls.errnoState(), handle);
+            Context.check("ibv_destroy_qp", rc, "QP 0x" + Integer.toHexString(qpNumber));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    @Override
+    void afterClose() {
+        sendCq.unpin(this);
+        if (recvCq != sendCq) {
+            recvCq.unpin(this);
+        }
+        if (srq != null) {
+            srq.unpin(this);
+        }
+    }
+}

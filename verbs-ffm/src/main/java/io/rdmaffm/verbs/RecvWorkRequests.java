@@ -1,0 +1,127 @@
+package io.rdmaffm.verbs;
+
+import io.rdmaffm.verbs.raw.Structs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * A reusable batch of {@code struct ibv_recv_wr} with their SGEs, allocated once; posted with
+ * {@link QueuePair#postRecv(RecvWorkRequests, int)} or {@link SharedReceiveQueue#postRecv(RecvWorkRequests, int)}.
+ */
+public final class RecvWorkRequests implements AutoCloseable {
+    static final long WR_SIZE = Structs.ibv_recv_wr.byteSize();
+    static final long SGE_SIZE = Structs.ibv_sge.byteSize();
+    private static final long WR_ID = Structs.offset(Structs.ibv_recv_wr, "wr_id");
+    private static final long NEXT = Structs.offset(Structs.ibv_recv_wr, "next");
+    private static final long SG_LIST = Structs.offset(Structs.ibv_recv_wr, "sg_list");
+    private static final long NUM_SGE = Structs.offset(Structs.ibv_recv_wr, "num_sge");
+
+    private final Arena arena;
+    final MemorySegment wrs;
+    private final MemorySegment sges;
+    final MemorySegment badWr;
+    private final int size;
+    private final int maxSge;
+    private final MemorySegment[] slots;
+
+    public RecvWorkRequests(int size, int maxSge) {
+        if (size < 1 || maxSge < 1) {
+            throw new IllegalArgumentException("need at least one work request and one SGE");
+        }
+        this.size = size;
+        this.maxSge = maxSge;
+        this.arena = Arena.ofShared();
+        this.wrs = arena.allocate(WR_SIZE * size, 64);
+        this.sges = arena.allocate(SGE_SIZE * size * maxSge, 64);
+        this.badWr = arena.allocate(ADDRESS);
+        this.slots = new MemorySegment[size];
+        for (int i = 0; i < size; i++) {
+            slots[i] = wrs.asSlice(i * WR_SIZE);
+            wrs.set(ADDRESS, i * WR_SIZE + SG_LIST, sges.asSlice(i * maxSge * SGE_SIZE, maxSge * SGE_SIZE));
+        }
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** Sets entry i to receive into one SGE of a region, bounds-checked. */
+    public RecvWorkRequests set(int i, long wrId, MemoryRegion mr, long offset, int length) {
+        long address = mr.addressOf(offset, length);
+        return setRaw(i, wrId, address, length, mr.lkey());
+    }
+
+    /** Sets entry i to one raw SGE. */
+    public RecvWorkRequests setRaw(int i, long wrId, long address, int length, int lkey) {
+        checkIndex(i);
+        wrs.set(JAVA_LONG, i * WR_SIZE + WR_ID, wrId);
+        wrs.set(JAVA_INT, i * WR_SIZE + NUM_SGE, 1);
+        long s = (long) i * maxSge * SGE_SIZE;
+        sges.set(JAVA_LONG, s, address);
+        sges.set(JAVA_INT, s + 8, length);
+        sges.set(JAVA_INT, s + 12, lkey);
+        return this;
+    }
+
+    /** Sets SGE j of entry i (scatter lists); num_sge becomes at least j+1. */
+    public RecvWorkRequests sge(int i, int j, long address, int length, int lkey) {
+        checkIndex(i);
+        if (j < 0 || j >= maxSge) {
+            throw new IndexOutOfBoundsException("SGE " + j + " of " + maxSge);
+        }
+        long s = ((long) i * maxSge + j) * SGE_SIZE;
+        sges.set(JAVA_LONG, s, address);
+        sges.set(JAVA_INT, s + 8, length);
+        sges.set(JAVA_INT, s + 12, lkey);
+        if (wrs.get(JAVA_INT, i * WR_SIZE + NUM_SGE) <= j) {
+            wrs.set(JAVA_INT, i * WR_SIZE + NUM_SGE, j + 1);
+        }
+        return this;
+    }
+
+    public RecvWorkRequests wrId(int i, long wrId) {
+        checkIndex(i);
+        wrs.set(JAVA_LONG, i * WR_SIZE + WR_ID, wrId);
+        return this;
+    }
+
+    private void checkIndex(int i) {
+        if (i < 0 || i >= size) {
+            throw new IndexOutOfBoundsException("receive work request " + i + " of " + size);
+        }
+    }
+
+    void chain(int n) {
+        if (n < 1 || n > size) {
+            throw new IllegalArgumentException("cannot post " + n + " of " + size + " receive work requests");
+        }
+        for (int i = 0; i < n - 1; i++) {
+            wrs.set(JAVA_LONG, i * WR_SIZE + NEXT, wrs.address() + (i + 1) * WR_SIZE);
+        }
+        wrs.set(JAVA_LONG, (n - 1) * WR_SIZE + NEXT, 0L);
+    }
+
+    /** Posts entries [from, from+n) as one list: lets callers re-post one slot of a ring without re-chaining. */
+    MemorySegment chainRange(int from, int n) {
+        if (from < 0 || n < 1 || from + n > size) {
+            throw new IllegalArgumentException("cannot post [" + from + ", " + (from + n) + ") of " + size);
+        }
+        for (int i = from; i < from + n - 1; i++) {
+            wrs.set(JAVA_LONG, i * WR_SIZE + NEXT, wrs.address() + (i + 1) * WR_SIZE);
+        }
+        wrs.set(JAVA_LONG, (from + n - 1) * WR_SIZE + NEXT, 0L);
+        return slots[from];
+    }
+
+    @Override
+    public void close() {
+        if (arena.scope().isAlive()) {
+            arena.close();
+        }
+    }
+}

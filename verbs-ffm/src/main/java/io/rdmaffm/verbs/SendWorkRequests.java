@@ -1,0 +1,217 @@
+package io.rdmaffm.verbs;
+
+import io.rdmaffm.verbs.raw.Structs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * A reusable batch of {@code struct ibv_send_wr}, each with its own scatter/gather list, in native memory
+ * allocated once. Fill entries through {@link #get(int)} (a view allocated once per entry, so filling and
+ * posting allocate nothing), then {@link QueuePair#postSend(SendWorkRequests, int)} posts the first n as one
+ * chained list. Not thread-safe. Keep referenced memory registered until the completion is seen.
+ */
+public final class SendWorkRequests implements AutoCloseable {
+    static final StructLayout WR = Structs.ibv_send_wr;
+    static final long WR_SIZE = WR.byteSize();
+    static final long SGE_SIZE = Structs.ibv_sge.byteSize();
+    private static final long WR_ID = Structs.offset(WR, "wr_id");
+    static final long NEXT = Structs.offset(WR, "next");
+    private static final long SG_LIST = Structs.offset(WR, "sg_list");
+    private static final long NUM_SGE = Structs.offset(WR, "num_sge");
+    private static final long OPCODE = Structs.offset(WR, "opcode");
+    private static final long SEND_FLAGS = Structs.offset(WR, "send_flags");
+    private static final long IMM = Structs.offset(WR, "imm_data");
+    private static final long RDMA_ADDR = Structs.offset(WR, "wr.rdma.remote_addr");
+    private static final long RDMA_RKEY = Structs.offset(WR, "wr.rdma.rkey");
+    private static final long ATOMIC_ADDR = Structs.offset(WR, "wr.atomic.remote_addr");
+    private static final long ATOMIC_COMPARE_ADD = Structs.offset(WR, "wr.atomic.compare_add");
+    private static final long ATOMIC_SWAP = Structs.offset(WR, "wr.atomic.swap");
+    private static final long ATOMIC_RKEY = Structs.offset(WR, "wr.atomic.rkey");
+    private static final long UD_AH = Structs.offset(WR, "wr.ud.ah");
+    private static final long UD_QPN = Structs.offset(WR, "wr.ud.remote_qpn");
+    private static final long UD_QKEY = Structs.offset(WR, "wr.ud.remote_qkey");
+    private static final long BIND_MW = Structs.offset(WR, "bind_mw.mw");
+    private static final long BIND_RKEY = Structs.offset(WR, "bind_mw.rkey");
+    private static final long BIND_MR = Structs.offset(WR, "bind_mw.bind_info.mr");
+    private static final long BIND_ADDR = Structs.offset(WR, "bind_mw.bind_info.addr");
+    private static final long BIND_LENGTH = Structs.offset(WR, "bind_mw.bind_info.length");
+    private static final long BIND_ACCESS = Structs.offset(WR, "bind_mw.bind_info.mw_access_flags");
+    private static final long SGE_ADDR = Structs.offset(Structs.ibv_sge, "addr");
+    private static final long SGE_LENGTH = Structs.offset(Structs.ibv_sge, "length");
+    private static final long SGE_LKEY = Structs.offset(Structs.ibv_sge, "lkey");
+
+    private final Arena arena;
+    final MemorySegment wrs;
+    private final MemorySegment sges;
+    final MemorySegment badWr;
+    private final int size;
+    private final int maxSge;
+    private final Request[] requests;
+
+    /** {@code size} work requests with up to {@code maxSge} SGEs each. */
+    public SendWorkRequests(int size, int maxSge) {
+        if (size < 1 || maxSge < 1) {
+            throw new IllegalArgumentException("need at least one work request and one SGE");
+        }
+        this.size = size;
+        this.maxSge = maxSge;
+        this.arena = Arena.ofShared();
+        this.wrs = arena.allocate(WR_SIZE * size, 64);
+        this.sges = arena.allocate(SGE_SIZE * size * maxSge, 64);
+        this.badWr = arena.allocate(ADDRESS);
+        this.requests = new Request[size];
+        for (int i = 0; i < size; i++) {
+            requests[i] = new Request(i);
+            wrs.set(ADDRESS, i * WR_SIZE + SG_LIST, sges.asSlice(i * maxSge * SGE_SIZE, maxSge * SGE_SIZE));
+        }
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** The view of entry i; the same object every time. */
+    public Request get(int i) {
+        return requests[i];
+    }
+
+    /** Links entries 0..n-1 through their next pointers, the last one ending the list. */
+    void chain(int n) {
+        if (n < 1 || n > size) {
+            throw new IllegalArgumentException("cannot post " + n + " of " + size + " work requests");
+        }
+        for (int i = 0; i < n - 1; i++) {
+            wrs.set(JAVA_LONG, i * WR_SIZE + NEXT, wrs.address() + (i + 1) * WR_SIZE);
+        }
+        wrs.set(JAVA_LONG, (n - 1) * WR_SIZE + NEXT, 0L);
+    }
+
+    /** Index of the work request that {@code ibv_post_send} rejected, from its bad_wr output. */
+    int badIndex() {
+        long bad = badWr.get(JAVA_LONG, 0);
+        return bad == 0 ? -1 : (int) ((bad - wrs.address()) / WR_SIZE);
+    }
+
+    @Override
+    public void close() {
+        if (arena.scope().isAlive()) {
+            arena.close();
+        }
+    }
+
+    /** One work request. Setters write straight into the native struct and return this view. */
+    public final class Request {
+        private final long base;
+        private final long sgeBase;
+
+        Request(int index) {
+            this.base = index * WR_SIZE;
+            this.sgeBase = (long) index * maxSge * SGE_SIZE;
+        }
+
+        public Request wrId(long id) {
+            wrs.set(JAVA_LONG, base + WR_ID, id);
+            return this;
+        }
+
+        public Request opcode(SendOpcode op) {
+            wrs.set(JAVA_INT, base + OPCODE, op.value());
+            return this;
+        }
+
+        /** IBV_SEND_* bits ({@link SendFlags}). */
+        public Request flags(int sendFlags) {
+            wrs.set(JAVA_INT, base + SEND_FLAGS, sendFlags);
+            return this;
+        }
+
+        public int flags() {
+            return wrs.get(JAVA_INT, base + SEND_FLAGS);
+        }
+
+        /** Sets SGE j raw: address, length, lkey. num_sge becomes at least j+1. */
+        public Request sge(int j, long address, int length, int lkey) {
+            if (j < 0 || j >= maxSge) {
+                throw new IndexOutOfBoundsException("SGE " + j + " of " + maxSge);
+            }
+            long s = sgeBase + j * SGE_SIZE;
+            sges.set(JAVA_LONG, s + SGE_ADDR, address);
+            sges.set(JAVA_INT, s + SGE_LENGTH, length);
+            sges.set(JAVA_INT, s + SGE_LKEY, lkey);
+            if (wrs.get(JAVA_INT, base + NUM_SGE) <= j) {
+                wrs.set(JAVA_INT, base + NUM_SGE, j + 1);
+            }
+            return this;
+        }
+
+        /** One SGE over {@code length} bytes at {@code offset} of a region, bounds-checked. */
+        public Request local(MemoryRegion mr, long offset, int length) {
+            long address = mr.addressOf(offset, length);
+            numSge(1);
+            return sge(0, address, length, mr.lkey());
+        }
+
+        /** Sets num_sge (0 for a zero-length message). */
+        public Request numSge(int n) {
+            if (n < 0 || n > maxSge) {
+                throw new IllegalArgumentException("num_sge " + n + " outside 0.." + maxSge);
+            }
+            wrs.set(JAVA_INT, base + NUM_SGE, n);
+            return this;
+        }
+
+        /** Target of RDMA_WRITE[_WITH_IMM] and RDMA_READ. */
+        public Request rdma(long remoteAddress, int rkey) {
+            wrs.set(JAVA_LONG, base + RDMA_ADDR, remoteAddress);
+            wrs.set(JAVA_INT, base + RDMA_RKEY, rkey);
+            return this;
+        }
+
+        /** Target and operands of ATOMIC_CMP_AND_SWP (compare, swap) and ATOMIC_FETCH_AND_ADD (add, unused). */
+        public Request atomic(long remoteAddress, int rkey, long compareAdd, long swap) {
+            wrs.set(JAVA_LONG, base + ATOMIC_ADDR, remoteAddress);
+            wrs.set(JAVA_INT, base + ATOMIC_RKEY, rkey);
+            wrs.set(JAVA_LONG, base + ATOMIC_COMPARE_ADD, compareAdd);
+            wrs.set(JAVA_LONG, base + ATOMIC_SWAP, swap);
+            return this;
+        }
+
+        /** Destination of a UD send. */
+        public Request ud(AddressHandle ah, int remoteQpn, int remoteQkey) {
+            wrs.set(ADDRESS, base + UD_AH, ah.handle());
+            wrs.set(JAVA_INT, base + UD_QPN, remoteQpn);
+            wrs.set(JAVA_INT, base + UD_QKEY, remoteQkey);
+            return this;
+        }
+
+        /** Immediate data (host order; sent big-endian) for *_WITH_IMM. */
+        public Request immData(int imm) {
+            wrs.set(JAVA_INT, base + IMM, Integer.reverseBytes(imm));
+            return this;
+        }
+
+        /** The rkey to invalidate, for SEND_WITH_INV and LOCAL_INV. */
+        public Request invalidateRkey(int rkey) {
+            wrs.set(JAVA_INT, base + IMM, rkey);
+            return this;
+        }
+
+        /** BIND_MW (type 2 windows): bind {@code mw} with a new rkey over part of {@code mr}. */
+        public Request bindMemoryWindow(MemoryWindow mw, int newRkey, MemoryRegion mr, long offset, long length, int access) {
+            long address = mr.addressOf(offset, length);
+            wrs.set(ADDRESS, base + BIND_MW, mw.handle());
+            wrs.set(JAVA_INT, base + BIND_RKEY, newRkey);
+            wrs.set(ADDRESS, base + BIND_MR, mr.handle());
+            wrs.set(JAVA_LONG, base + BIND_ADDR, address);
+            wrs.set(JAVA_LONG, base + BIND_LENGTH, length);
+            wrs.set(JAVA_INT, base + BIND_ACCESS, access);
+            return this;
+        }
+    }
+}
