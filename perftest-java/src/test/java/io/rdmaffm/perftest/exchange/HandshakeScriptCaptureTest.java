@@ -110,7 +110,7 @@ class HandshakeScriptCaptureTest {
         }).toList();
     }
 
-    static final class Recorder implements ScriptRunner.Participant {
+    static class Recorder implements ScriptRunner.Participant {
         final PingPongDest[] mine;
         final BwReport report;
         SysData sysData;
