@@ -125,13 +125,21 @@ public final class PerftestFormat {
      * @param side "local" or "remote"
      */
     public static String address(String side, PingPongDest d, Verb verb, boolean withGid) {
+        return address(side, d, verb, withGid, false);
+    }
+
+    /**
+     * As {@link #address(String, PingPongDest, Verb, boolean)}; with {@code rdmaCm} ({@code -R}) perftest leaves
+     * out the remote-memory fields (captured for write; assumed the same for read's OUT, RKey and VAddr).
+     */
+    public static String address(String side, PingPongDest d, Verb verb, boolean withGid, boolean rdmaCm) {
         StringBuilder b = new StringBuilder(" ").append(side).append(" address: LID ")
                 .append(CFormat.altHex(d.lid(), 4)).append(" QPN ").append(CFormat.altHex(d.qpn(), 6))
                 .append(" PSN ").append(CFormat.altHex(d.psn(), 6));
-        if (verb == Verb.READ) {
+        if (verb == Verb.READ && !rdmaCm) {
             b.append(" OUT ").append(CFormat.altHex(d.outReads(), 4));
         }
-        if (verb == Verb.READ || verb == Verb.WRITE) {
+        if ((verb == Verb.READ || verb == Verb.WRITE) && !rdmaCm) {
             b.append(" RKey ").append(CFormat.altHex(Integer.toUnsignedLong(d.rkey()), 8)).append(" VAddr ")
                     .append(CFormat.altHex(d.vaddr(), 16));
         }
@@ -150,10 +158,10 @@ public final class PerftestFormat {
     }
 
     /** The address lines of all QPs of one side, in QP order. */
-    public static String addresses(String side, PingPongDest[] dests, Verb verb, boolean withGid) {
+    public static String addresses(String side, PingPongDest[] dests, Verb verb, boolean withGid, boolean rdmaCm) {
         StringBuilder b = new StringBuilder();
         for (PingPongDest d : dests) {
-            b.append(address(side, d, verb, withGid));
+            b.append(address(side, d, verb, withGid, rdmaCm));
         }
         return b.toString();
     }

@@ -161,7 +161,9 @@ public final class PerftestOutputParser {
         return switch (s) {
             case "inf" -> Double.POSITIVE_INFINITY;
             case "-inf" -> Double.NEGATIVE_INFINITY;
-            case "nan", "-nan" -> Double.NaN;
+            case "nan" -> Double.NaN;
+            // glibc prints the sign of a NaN; keep it so re-printing gives the same text.
+            case "-nan" -> Double.longBitsToDouble(0xfff8000000000000L);
             default -> Double.parseDouble(s);
         };
     }
