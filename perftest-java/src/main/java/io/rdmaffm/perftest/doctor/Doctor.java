@@ -192,34 +192,38 @@ public final class Doctor {
             notes += "; a port rate reads SDR on a Gen3+ NIC: the kernel may be too old to name its speed,"
                     + " so the demand may be understated";
         }
+        if (active.isEmpty() && !unknownRates.isEmpty()) {
+            return result(id, d, null, Verdict.NA, "port demand unknown: rate unreadable for "
+                    + String.join(", ", unknownRates) + "; link " + link + " = " + fmt(limitRaw) + " Gb/s raw", n);
+        }
         if (active.isEmpty()) {
             return result(id, d, null, Verdict.NA, "no active port on this PCIe link, nothing to compare; link "
                     + link + " = " + fmt(limitRaw) + " Gb/s raw, limited by " + where + notes, n);
         }
         double margin = (model - demand) / demand;
         n.put("marginPercent", round(margin * 100));
-        String ports = active.size() == 1 ? "port " + active.getFirst()
-                : active.size() + " active ports sharing the link (" + String.join(", ", active) + ")";
+        String ports = active.size() == 1 ? "port " + active.getFirst() + " needs"
+                : active.size() + " active ports sharing the link (" + String.join(", ", active) + ") need";
         String ncclNote = !Double.isNaN(nccl) && nccl < demand
                 ? "; NCCL models this link at " + fmt(nccl) + " Gb/s and will treat the NIC as PCIe-bound" : "";
         if (limitRaw < demand) {
             String capable = capability(nic) > limitRaw + 1e-9 && nic.maxSpeed().known() && nic.maxWidth().known()
                     ? "; the NIC could do " + nic.maxSpeed().value().label() + " x" + nic.maxWidth().value() : "";
-            return result(id, d, null, Verdict.FAIL, ports + " need " + fmt(demand) + " Gb/s but the PCIe link gives "
+            return result(id, d, null, Verdict.FAIL, ports + " " + fmt(demand) + " Gb/s but the PCIe link gives "
                     + fmt(limitRaw) + " Gb/s raw (" + fmt(model) + " modelled), limited by " + where + capable
                     + notes, n);
         }
         if (model < demand) {
-            return result(id, d, null, Verdict.WARN, ports + " need " + fmt(demand) + " Gb/s; the link's "
+            return result(id, d, null, Verdict.WARN, ports + " " + fmt(demand) + " Gb/s; the link's "
                     + fmt(limitRaw) + " Gb/s raw leaves only " + fmt(model) + " Gb/s of payload (" + mpsNote
                     + "), limited by " + where + ncclNote + notes, n);
         }
         if (margin < MIN_MARGIN) {
             return result(id, d, null, Verdict.WARN, "margin only " + fmt(margin * 100) + "%: " + ports + " need "
                     + fmt(demand) + " Gb/s, " + link + " carries " + fmt(model) + " Gb/s modelled (" + mpsNote
-                    + ", " + fmt(limitRaw) + " raw) at " + lim.address() + ncclNote + notes, n);
+                    + ", " + fmt(limitRaw) + " raw), narrowest at " + lim.address() + ncclNote + notes, n);
         }
-        return result(id, d, null, Verdict.OK, ports + " need " + fmt(demand) + " Gb/s; " + link + " carries "
+        return result(id, d, null, Verdict.OK, ports + " " + fmt(demand) + " Gb/s; " + link + " carries "
                 + fmt(limitRaw) + " Gb/s raw, " + fmt(model) + " modelled (" + mpsNote + "), margin "
                 + fmt(margin * 100) + "%, narrowest at " + lim.address() + ncclNote + notes, n);
     }
@@ -455,7 +459,7 @@ public final class Doctor {
             return result(id, d, p.number(), Verdict.WARN, "port ACTIVE but phys_state " + phys, n);
         }
         if (!p.rate().known()) {
-            return result(id, d, p.number(), Verdict.WARN, "port ACTIVE/" + phys + " but rate unknown: "
+            return result(id, d, p.number(), Verdict.NA, "port ACTIVE/" + phys + " but the rate is unknown: "
                     + p.rate().problem(), n);
         }
         PortRate rate = p.rate().value();
@@ -637,7 +641,7 @@ public final class Doctor {
         NetDevice nd = ndo.get();
         if (!nd.physical()) {
             return na(id, d, p, "netdev " + nd.name() + " is virtual (" + nd.pciAddress().problem()
-                    + "): PFC and ECN belong to the physical NIC underneath");
+                    + "): PFC and ECN belong to a physical NIC");
         }
         Reading<List<Integer>> pfcPrio = pfc.pfcPriorities(nd.name());
         Map<String, Object> n = new LinkedHashMap<>();

@@ -172,7 +172,7 @@ final class TopologyReader {
         Path devLink = dir.resolve("device");
         Reading<String> pciAddress;
         if (!fs.isLink(devLink) && !fs.exists(devLink)) {
-            pciAddress = Reading.unknown("virtual interface (no device link)");
+            pciAddress = Reading.unknown("no device link");
         } else {
             pciAddress = fs.realPath(devLink).flatMap(p -> {
                 String last = p.getFileName().toString();
