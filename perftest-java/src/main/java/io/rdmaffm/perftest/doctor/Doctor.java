@@ -219,7 +219,7 @@ public final class Doctor {
                     + "), limited by " + where + ncclNote + notes, n);
         }
         if (margin < MIN_MARGIN) {
-            return result(id, d, null, Verdict.WARN, "margin only " + fmt(margin * 100) + "%: " + ports + " need "
+            return result(id, d, null, Verdict.WARN, "margin only " + fmt(margin * 100) + "%: " + ports + " "
                     + fmt(demand) + " Gb/s, " + link + " carries " + fmt(model) + " Gb/s modelled (" + mpsNote
                     + ", " + fmt(limitRaw) + " raw), narrowest at " + lim.address() + ncclNote + notes, n);
         }
