@@ -32,6 +32,10 @@ public final class DoctorCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Creates the command; picocli fills in the options. */
+    public DoctorCommand() {
+    }
+
     @Option(names = "--sysfs-root", paramLabel = "DIR", defaultValue = "/",
             description = "Read sys/ and proc/ below DIR instead of / (a captured tree). Default: ${DEFAULT-VALUE}")
     Path sysfsRoot;

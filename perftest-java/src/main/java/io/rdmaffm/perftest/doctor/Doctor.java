@@ -188,6 +188,13 @@ public final class Doctor {
         if (!unknownHops.isEmpty()) {
             notes += "; link unknown at " + String.join(", ", unknownHops);
         }
+        List<String> siblings = otherLinksOfAdapter(d, path);
+        if (!siblings.isEmpty()) {
+            n.put("adapterOtherLinks", String.join(",", siblings));
+            notes += "; the same adapter (sys_image_guid) also sits on " + String.join(", ", siblings)
+                    + " (Socket Direct / multi-host: each PF reports the full port rate, so compare the port rate"
+                    + " with the sum of these links)";
+        }
         if (sdrSuspect && nic.maxSpeed().known() && nic.maxSpeed().value().generation() >= 3) {
             notes += "; a port rate reads SDR on a Gen3+ NIC: the kernel may be too old to name its speed,"
                     + " so the demand may be understated";
@@ -226,6 +233,25 @@ public final class Doctor {
         return result(id, d, null, Verdict.OK, ports + " " + fmt(demand) + " Gb/s; " + link + " carries "
                 + fmt(limitRaw) + " Gb/s raw, " + fmt(model) + " modelled (" + mpsNote + "), margin "
                 + fmt(margin * 100) + "%, narrowest at " + lim.address() + ncclNote + notes, n);
+    }
+
+    /** Other PCIe links of one adapter: functions sharing sys_image_guid but not the PCI device. */
+    private List<String> otherLinksOfAdapter(RdmaDevice d, PciPath path) {
+        String guid = d.sysImageGuid().orElse("");
+        if (guid.isEmpty() || guid.replaceAll("[0:]", "").isEmpty()) {
+            return List.of(); // rxe and some VFs report zeros
+        }
+        Set<String> out = new LinkedHashSet<>();
+        for (RdmaDevice o : topo.devices()) {
+            if (o == d || o.virtual() || !o.pci().known() || !guid.equals(o.sysImageGuid().orElse(""))) {
+                continue;
+            }
+            PciFunction f = o.pci().value().endpoint();
+            if (!f.slot().equals(path.endpoint().slot()) || !o.pci().value().hostBridge().equals(path.hostBridge())) {
+                out.add(o.name() + " at " + f.address());
+            }
+        }
+        return List.copyOf(out);
     }
 
     private static double capability(PciFunction f) {

@@ -149,6 +149,7 @@ class DoctorHostsTest {
             assertEquals("mlx5_0/1,mlx5_1/1", bw.numbers().get("activePorts"));
             assertEquals(126.0, bw.numbers().get("rawGbps"));
             assertTrue(bw.reason().contains("2 active ports sharing the link"), bw.reason());
+            assertFalse(bw.numbers().containsKey("adapterOtherLinks"), "both functions share one link");
             assertVerdict(Verdict.OK, check(r, CheckId.ROCE_MTU, d, 1));
             CheckResult gid = check(r, CheckId.ROCE_GID, d, 1);
             assertVerdict(Verdict.OK, gid);
@@ -260,6 +261,25 @@ class DoctorHostsTest {
         // "Unknown speed" capability on the second root port: the downtrain check cannot judge that hop
         // but still judges the NIC's own link
         assertVerdict(Verdict.OK, check(r, CheckId.PCIE_DOWNTRAINED, "mlx5_1", null));
+    }
+
+    @Test
+    void socketDirectAdapterOnTwoLinksIsPointedOut() {
+        SysfsFixture f = Hosts.cx7InGen4Slot(dir);
+        String rp2 = "pci0000:80/0000:80:01.0";
+        String pf2 = rp2 + "/0000:81:00.0";
+        f.bridge(rp2, SysfsFixture.link(4, 16), 0);
+        f.pci(pf2, SysfsFixture.MELLANOX, Hosts.CX7, SysfsFixture.CLASS_IB, SysfsFixture.link(4, 16, 5, 16), 0, "0-31");
+        f.rdma("mlx5_1", pf2, "28.39.1002").attr("sys_image_guid", "a088:c203:0011:2233")
+                .port(1, "4: ACTIVE", "5: LinkUp", "400 Gb/sec (4X NDR)", "InfiniBand");
+        f.write("sys/class/infiniband/mlx5_0/sys_image_guid", "a088:c203:0011:2233");
+        DoctorReport r = examine(f);
+        CheckResult bw = check(r, CheckId.PCIE_BANDWIDTH, "mlx5_0", null);
+        assertEquals("mlx5_1 at 0000:81:00.0", bw.numbers().get("adapterOtherLinks"));
+        assertTrue(bw.reason().contains("Socket Direct"), bw.reason());
+        assertEquals(400.0, bw.numbers().get("demandGbps"), "PFs on other links are not summed into this link");
+        assertEquals(null, check(examine(Hosts.h100(dir.resolve("h"))), CheckId.PCIE_BANDWIDTH, "mlx5_0", null)
+                .numbers().get("adapterOtherLinks"));
     }
 
     @Test

@@ -162,7 +162,7 @@ public final class Hosts {
             }
             f.write("sys/class/net/" + ifname + "/qos/trust", "dscp");
             String ll = gidLinkLocal("1e34:daff:fe5b:00" + fn + "0");
-            f.rdma("mlx5_" + fn, nic, "16.35.2000")
+            f.rdma("mlx5_" + fn, nic, "16.35.2000").attr("sys_image_guid", "1c34:da03:005b:0000")
                     .port(1, "4: ACTIVE", "5: LinkUp", "100 Gb/sec (4X EDR)", "Ethernet")
                     .gid(0, ll, "IB/RoCE v1", ifname).gid(1, ll, "RoCE v2", ifname)
                     .gid(2, gidV4(ip), "IB/RoCE v1", ifname).gid(3, gidV4(ip), "RoCE v2", ifname);

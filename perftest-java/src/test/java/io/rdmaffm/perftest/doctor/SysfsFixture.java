@@ -297,8 +297,10 @@ public final class SysfsFixture {
         String dir = "sys/devices/" + pciPath + "/infiniband/" + name;
         write(dir + "/node_type", "1: CA");
         write(dir + "/fw_ver", fw);
-        write(dir + "/node_guid", "b83f:d203:00a1:0001");
-        write(dir + "/sys_image_guid", "b83f:d203:00a1:0001");
+        // one adapter per device unless a test says otherwise
+        String guid = String.format("b83f:d203:00a1:%04x", name.hashCode() & 0xffff);
+        write(dir + "/node_guid", guid);
+        write(dir + "/sys_image_guid", guid);
         symlink(dir + "/device", "sys/devices/" + pciPath);
         symlink("sys/class/infiniband/" + name, dir);
         return new Dev(dir);
