@@ -12,8 +12,18 @@ import picocli.CommandLine.Command;
         versionProvider = VersionProvider.class,
         description = "RDMA latency/bandwidth tools compatible with linux-rdma perftest, and a NIC/PCIe doctor.",
         subcommands = {
-                CommandLine.HelpCommand.class,
+                Tools.WriteBw.class,
+                Tools.WriteLat.class,
+                Tools.ReadBw.class,
+                Tools.ReadLat.class,
+                Tools.SendBw.class,
+                Tools.SendLat.class,
+                Tools.AtomicBw.class,
+                Tools.AtomicLat.class,
+                DevicesCommand.class,
                 DoctorCommand.class,
+                CommandLine.HelpCommand.class,
+                picocli.AutoComplete.GenerateCompletion.class,
         })
 public final class Main implements Runnable {
 

@@ -26,7 +26,7 @@ public final class RunParameters {
     public long size;
     /** -a: every power of two from 2 to 8 MiB. */
     public boolean allSizes;
-    public int iterations;
+    public long iterations;
     /** -D seconds, 0 = iteration mode. */
     public int durationSeconds;
     public int marginSeconds;
