@@ -18,7 +18,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -432,7 +432,7 @@ abstract class ToolCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
-        PrintStream out = System.out;
+        PrintWriter out = spec.commandLine().getOut();
         Duration peerRun = Duration.ofSeconds(peerTimeout + (p.durationSeconds > 0 ? p.durationSeconds : 0));
         ExchangeTimeouts timeouts = new ExchangeTimeouts(Duration.ofSeconds(timeout), Duration.ofSeconds(acceptTimeout),
                 Duration.ofSeconds(timeout), peerRun);

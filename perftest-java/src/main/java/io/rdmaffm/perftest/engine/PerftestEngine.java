@@ -41,7 +41,7 @@ import io.rdmaffm.verbs.VerbsException;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,7 +63,7 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
     static final int MELLANOX_VENDOR = 0x02c9;
 
     private final RunParameters p;
-    private final PrintStream out;
+    private final PrintWriter out;
     private final Tool tool;
     private final Verb verb;
     private final boolean client;
@@ -109,7 +109,7 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
     private final Histogram histogram = new Histogram(3_600_000_000_000L, 3);
     private long verifyMismatches;
 
-    public PerftestEngine(RunParameters p, PrintStream out) {
+    public PerftestEngine(RunParameters p, PrintWriter out) {
         this.p = p;
         this.out = out;
         this.tool = p.tool;
@@ -672,7 +672,7 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
                 long expected = p.compareAndSwap ? 0 : lastPeerReport == null ? -1 : lastPeerReport.iters() / p.numQps;
                 if (v != expected) {
                     verifyMismatches++;
-                    out.println(" verify: atomic target of QP " + i + " holds " + v + ", expected " + expected);
+                    print(" verify: atomic target of QP " + i + " holds " + v + ", expected " + expected + "\n");
                 }
             }
         }
@@ -710,13 +710,13 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
         long bad = Pattern.mismatches(mr.segment(), offset, length);
         if (bad > 0) {
             verifyMismatches += bad;
-            out.println(" verify: " + what + ": " + bad + " of " + length + " bytes differ, first at offset "
-                    + Pattern.firstMismatch(mr.segment(), offset, length));
+            print(" verify: " + what + ": " + bad + " of " + length + " bytes differ, first at offset "
+                    + Pattern.firstMismatch(mr.segment(), offset, length) + "\n");
         }
     }
 
     private void printVerifySummary() {
-        out.println(" verify: " + (verifyMismatches == 0 ? "all data as expected" : verifyMismatches + " mismatching bytes"));
+        print(" verify: " + (verifyMismatches == 0 ? "all data as expected" : verifyMismatches + " mismatching bytes") + "\n");
     }
 
     /** Mismatching bytes found by --verify. */

@@ -1,0 +1,126 @@
+package io.rdmaffm.perftest.interop;
+
+import io.rdmaffm.perftest.report.PerftestOutputParser;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The proof of wire compatibility: every tool, Java client against Debian's C server and C client against a
+ * Java server, on the real device. Both sides must exit 0, print sane figures, and — where perftest sends
+ * the client's results to the server — print the same row.
+ */
+@Tag("rdma")
+class InteropRdmaTest {
+
+    static Stream<Arguments> cases() {
+        List<Arguments> all = new ArrayList<>();
+        String[][] runs = {
+            {"ib_write_bw", "-n", "300", "-s", "2"},
+            {"ib_write_bw", "-n", "300", "-s", "65536"},
+            {"ib_write_bw", "-n", "100", "-q", "2"},
+            {"ib_write_bw", "-n", "100", "-c", "UC", "-s", "4096"},
+            {"ib_write_lat", "-n", "300"},
+            {"ib_write_lat", "-n", "200", "-s", "65536"},
+            {"ib_write_lat", "-n", "200", "-c", "UC"},
+            {"ib_read_bw", "-n", "300", "-s", "2"},
+            {"ib_read_bw", "-n", "200", "-s", "65536", "-q", "2"},
+            {"ib_read_lat", "-n", "300"},
+            {"ib_read_lat", "-n", "200", "-s", "65536"},
+            {"ib_send_bw", "-n", "300", "-s", "2"},
+            {"ib_send_bw", "-n", "200", "-s", "65536"},
+            {"ib_send_bw", "-n", "200", "-c", "UD", "-s", "1024"},
+            {"ib_send_bw", "-n", "200", "-c", "UC", "-s", "4096"},
+            {"ib_send_lat", "-n", "300"},
+            {"ib_send_lat", "-n", "200", "-s", "65536"},
+            {"ib_send_lat", "-n", "300", "-c", "UD"},
+            {"ib_atomic_bw", "-n", "300"},
+            {"ib_atomic_bw", "-n", "200", "-A", "CMP_AND_SWAP", "-q", "2"},
+            {"ib_atomic_lat", "-n", "300"},
+            {"ib_atomic_lat", "-n", "200", "-A", "CMP_AND_SWAP"},
+        };
+        for (String[] r : runs) {
+            all.add(Arguments.of(true, r));
+            all.add(Arguments.of(false, r));
+        }
+        all.add(Arguments.of(true, new String[] {"ib_write_bw", "-n", "20", "-a"}));
+        all.add(Arguments.of(false, new String[] {"ib_send_lat", "-n", "20", "-a"}));
+        return all.stream();
+    }
+
+    @ParameterizedTest(name = "{index}: java {0,choice,0#server|1#client}? {1}")
+    @MethodSource("cases")
+    void javaAndCInteroperate(boolean javaIsClient, String[] run) throws Exception {
+        String device = PerftestPeers.device();
+        PerftestPeers.requireCPerftest();
+        int port = PerftestPeers.freshPort();
+        String tool = run[0];
+        List<String> common = PerftestPeers.args("-d", device, "-x", PerftestPeers.gidIndex(), "-p", String.valueOf(port));
+        for (int i = 1; i < run.length; i++) {
+            common.add(run[i]);
+        }
+        List<String> c = new ArrayList<>();
+        c.add("/usr/bin/" + tool);
+        c.addAll(common);
+        List<String> java = new ArrayList<>();
+        java.add(tool);
+        java.addAll(common);
+        java.add("--warmup");
+        java.add("1000");
+
+        PerftestPeers.Peer server;
+        PerftestPeers.Peer client;
+        if (javaIsClient) {
+            server = PerftestPeers.startC(c);
+            PerftestPeers.awaitListening(port, 30);
+            java.add(PerftestPeers.serverIp());
+            client = PerftestPeers.startJava(java);
+        } else {
+            server = PerftestPeers.startJava(java);
+            PerftestPeers.awaitListening(port, 60);
+            c.add(PerftestPeers.serverIp());
+            client = PerftestPeers.startC(c);
+        }
+        PerftestPeers.Outcome cl = client.await(240);
+        PerftestPeers.Outcome sv = server.await(60);
+        String both = "\n--- client (" + (javaIsClient ? "Java" : "C") + ") ---\n" + cl.output()
+                + "\n--- server (" + (javaIsClient ? "C" : "Java") + ") ---\n" + sv.output();
+        assertEquals(0, cl.exitCode(), "client exit code" + both);
+        assertEquals(0, sv.exitCode(), "server exit code" + both);
+
+        PerftestOutputParser.Parsed pc = PerftestOutputParser.parse(cl.output());
+        PerftestOutputParser.Parsed ps = PerftestOutputParser.parse(sv.output());
+        assertEquals(pc.title(), ps.title(), "both sides run the same test" + both);
+        assertFalse(pc.addresses().isEmpty(), "client printed address lines" + both);
+        boolean bw = tool.endsWith("_bw");
+        if (bw) {
+            assertFalse(pc.bwRows().isEmpty(), "client printed a BW row" + both);
+            for (var row : pc.bwRows()) {
+                assertTrue(row.bwAvg() > 0 && row.msgRate() > 0, "sane BW figures " + row + both);
+            }
+            if (!tool.equals("ib_send_bw")) {
+                // The server prints the client's figures, carried by the report exchange.
+                assertEquals(pc.bwRows().get(pc.bwRows().size() - 1), ps.bwRows().get(ps.bwRows().size() - 1),
+                        "server shows the client's row" + both);
+            } else {
+                assertFalse(ps.bwRows().isEmpty(), "send_bw server prints its own row" + both);
+            }
+        } else {
+            var rows = tool.startsWith("ib_read") || tool.startsWith("ib_atomic") ? pc.latRows() : pc.latRows();
+            assertFalse(rows.isEmpty(), "latency rows" + both);
+            for (var r : rows) {
+                assertTrue(r.tMin() > 0 && r.tMin() <= r.typical() && r.typical() <= r.tMax() && r.p99() <= r.p999(),
+                        "sane latency figures " + r + both);
+            }
+        }
+    }
+}
