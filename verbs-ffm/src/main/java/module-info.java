@@ -4,4 +4,5 @@
  */
 module io.rdmaffm.verbs {
     exports io.rdmaffm.verbs;
+    exports io.rdmaffm.verbs.cm;
 }
