@@ -40,9 +40,10 @@ public final class CompletionQueue extends NativeObject {
         if (entries < 1) {
             throw new IllegalArgumentException("a CQ needs at least one entry, not " + entries);
         }
+        MemorySegment channelHandle = channel == null ? MemorySegment.NULL : channel.handle();
         try {
             MemorySegment cq = (MemorySegment) Ibv.ibv_create_cq.invokeExact(Downcalls.errnoState(), context.handle(),
-                    entries, MemorySegment.NULL, channel == null ? MemorySegment.NULL : channel.handle(), vector);
+                    entries, MemorySegment.NULL, channelHandle, vector);
             if (cq.equals(MemorySegment.NULL)) {
                 throw VerbsException.of("ibv_create_cq", Downcalls.errno(), "device " + context.name() + ", " + entries
                         + " entries, vector " + vector);

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
         description = "RDMA latency/bandwidth tools compatible with linux-rdma perftest, and a NIC/PCIe doctor.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                DoctorCommand.class,
         })
 public final class Main implements Runnable {
 

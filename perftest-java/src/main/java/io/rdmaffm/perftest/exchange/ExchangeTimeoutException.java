@@ -1,0 +1,11 @@
+package io.rdmaffm.perftest.exchange;
+
+/** A blocking step of the exchange (connect, accept, or a read) did not finish within its time limit. */
+public final class ExchangeTimeoutException extends ExchangeException {
+    private static final long serialVersionUID = 1L;
+
+    /** A time-out with a user-facing message. */
+    public ExchangeTimeoutException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,80 @@
+package io.rdmaffm.perftest.exchange;
+
+import java.util.List;
+
+/**
+ * Runs a {@link HandshakeScript}: wire steps go over the {@link PerftestExchange}, local steps go to the
+ * engine through {@link Participant}. Keeps the engine free of protocol order and the protocol free of verbs.
+ */
+public final class ScriptRunner {
+    private ScriptRunner() {
+    }
+
+    /** What the engine supplies and does while a script runs. */
+    public interface Participant {
+        /** Our page and cache-line sizes. */
+        SysData localSysData();
+
+        /** Our MTU as {@code enum ibv_mtu} (1..5), before negotiation. */
+        int localMtu();
+
+        /** After {@link Step#SYS_DATA}: the page and cache-line sizes both sides use (the maxima). */
+        void negotiatedSysData(SysData sysData);
+
+        /** After {@link Step#MTU}: the MTU enum both sides use (the minimum). */
+        void negotiatedMtu(int mtuEnum);
+
+        /** Our destinations, one per QP; asked for after {@link Step#SETUP}, at every key handshake. */
+        PingPongDest[] localDestinations();
+
+        /** The peer's destinations, after each {@link Step#KEYS}. */
+        void remoteDestinations(PingPongDest[] remote);
+
+        /** Our report for size number {@code sizeIndex} (for a uni-dir server: anything, e.g. zeros). */
+        BwReport localReport(int sizeIndex);
+
+        /** The peer's report for size number {@code sizeIndex} (garbage when we are the uni-dir client). */
+        void peerReport(BwReport peer, int sizeIndex);
+
+        /**
+         * A local step. {@code sizeIndex} is the size's position for per-size steps, -1 in the prologue and
+         * epilogue.
+         */
+        void perform(Step step, int sizeIndex) throws Exception;
+    }
+
+    /**
+     * Runs the whole script for {@code sizes} message sizes. Wire failures propagate as
+     * {@link ExchangeException}; failures of local steps propagate unchanged.
+     */
+    public static void run(HandshakeScript script, PerftestExchange exchange, int sizes, Participant p)
+            throws Exception {
+        if (script.role() != exchange.role()) {
+            throw new IllegalArgumentException("script is for the " + script.role() + ", channel is "
+                    + exchange.role());
+        }
+        steps(script.prologue(), -1, exchange, p);
+        for (int i = 0; i < sizes; i++) {
+            steps(script.perSize(), i, exchange, p);
+        }
+        steps(script.epilogue(), -1, exchange, p);
+    }
+
+    private static void steps(List<Step> steps, int sizeIndex, PerftestExchange ex, Participant p)
+            throws Exception {
+        for (Step s : steps) {
+            switch (s) {
+                case VERSION -> ex.exchangeVersions();
+                case SYS_DATA -> p.negotiatedSysData(ex.exchangeSysData(p.localSysData()));
+                case MTU -> p.negotiatedMtu(ex.exchangeMtu(p.localMtu()));
+                case KEYS -> p.remoteDestinations(ex.exchangeKeys(p.localDestinations()));
+                case SYNC -> ex.sync(p.localDestinations()[0], false);
+                case SYNC_AFTER_PEER_RUN -> ex.sync(p.localDestinations()[0], true);
+                case BW_REPORT -> p.peerReport(ex.exchangeBwReport(p.localReport(sizeIndex)), sizeIndex);
+                case CLOSE -> ex.closeHandshake(p.localDestinations()[0], false);
+                case CLOSE_AFTER_PEER_RUN -> ex.closeHandshake(p.localDestinations()[0], true);
+                default -> p.perform(s, sizeIndex);
+            }
+        }
+    }
+}

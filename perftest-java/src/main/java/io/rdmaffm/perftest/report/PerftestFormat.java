@@ -1,0 +1,208 @@
+package io.rdmaffm.perftest.report;
+
+import io.rdmaffm.perftest.exchange.BwReport;
+import io.rdmaffm.perftest.exchange.PingPongDest;
+import io.rdmaffm.perftest.exchange.Role;
+import io.rdmaffm.perftest.exchange.Tool;
+import io.rdmaffm.perftest.exchange.Verb;
+
+/**
+ * perftest 4.5-0.17's text output, byte for byte: banner, address lines, BW and latency tables. Every method
+ * returns complete lines ending in '\n', ready to print.
+ */
+public final class PerftestFormat {
+    /** 87 dashes and a newline: perftest's separator. */
+    public static final String RESULT_LINE = "-".repeat(87) + "\n";
+
+    /** Printed by the server before it waits for the client. */
+    public static final String WAITING_FOR_CLIENT = "\n************************************\n"
+            + "* Waiting for client to connect... *\n"
+            + "************************************\n";
+
+    /** The BW table header in MB/s (the unit is 2^20 bytes despite the label). */
+    public static final String BW_HEADER_MB =
+            " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n";
+    /** The BW table header with {@code --report_gbits}. */
+    public static final String BW_HEADER_GB =
+            " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n";
+    /** The latency table header (note the trailing space). */
+    public static final String LAT_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]"
+            + "    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n";
+    /** The latency table header in duration mode ({@code -D}). */
+    public static final String LAT_DURATION_HEADER = " #bytes        #iterations       t_avg[usec]    tps average\n";
+
+    private PerftestFormat() {
+    }
+
+    /**
+     * What a tool prints before it connects: read and atomic tools print a result line first, and the server
+     * then shows the "Waiting for client" box.
+     */
+    public static String preamble(Tool tool, Role role) {
+        StringBuilder b = new StringBuilder();
+        if (tool.verb() == Verb.READ || tool.verb() == Verb.ATOMIC) {
+            b.append(RESULT_LINE);
+        }
+        if (role == Role.SERVER) {
+            b.append(WAITING_FOR_CLIENT);
+        }
+        return b.toString();
+    }
+
+    /** The banner title: 20 spaces, verb, atomic type, "Bidirectional", "Post List", BW/Latency, "Test". */
+    public static String title(BannerInfo info) {
+        Tool tool = info.tool();
+        StringBuilder b = new StringBuilder(" ".repeat(20)).append(tool.verb().title()).append(' ');
+        if (tool.verb() == Verb.ATOMIC) {
+            b.append(info.atomicType()).append(' ');
+        }
+        if (info.bidirectional()) {
+            b.append("Bidirectional ");
+        }
+        if (info.postList() > 1) {
+            b.append("Post List ");
+        }
+        b.append(tool.bandwidth() ? "BW " : "Latency ").append("Test");
+        return b.toString();
+    }
+
+    /** The whole banner, from the first result line to the last, as the given side prints it. */
+    public static String banner(BannerInfo info) {
+        Tool tool = info.tool();
+        Verb verb = tool.verb();
+        boolean sender = info.role() == Role.CLIENT || info.bidirectional();
+        StringBuilder b = new StringBuilder(RESULT_LINE);
+        b.append(title(info)).append('\n');
+        b.append(" Dual-port       : ").append(onOff(info.dualPort())).append("\t\tDevice         : ")
+                .append(info.device()).append('\n');
+        b.append(" Number of qps   : ").append(info.numQps()).append("\t\tTransport type : ")
+                .append(info.transportType()).append('\n');
+        b.append(" Connection type : ").append(info.connectionType()).append("\t\tUsing SRQ      : ")
+                .append(onOff(info.useSrq())).append('\n');
+        b.append(" PCIe relax order: ").append(info.pcieRelaxOrder()).append('\n');
+        b.append(" ibv_wr* API     : ").append(onOff(info.wrApi())).append('\n');
+        if (sender) {
+            b.append(" TX depth        : ").append(info.txDepth()).append('\n');
+        }
+        if (info.postList() > 1) {
+            b.append(" Post List       : ").append(info.postList()).append('\n');
+        }
+        if (info.recvPostList() > 1) {
+            b.append(" Recv Post List  : ").append(info.recvPostList()).append('\n');
+        }
+        if (verb == Verb.SEND && (info.role() == Role.SERVER || info.bidirectional())) {
+            b.append(" RX depth        : ").append(info.rxDepth()).append('\n');
+        }
+        if (tool.bandwidth()) {
+            b.append(" CQ Moderation   : ").append(info.cqModeration()).append('\n');
+        }
+        b.append(" Mtu             : ").append(info.mtuBytes()).append("[B]\n");
+        b.append(" Link type       : ").append(info.linkType()).append('\n');
+        if (info.gidIndex() != -1) {
+            b.append(" GID index       : ").append(info.gidIndex()).append('\n');
+        }
+        if (verb == Verb.SEND || verb == Verb.WRITE) {
+            b.append(" Max inline data : ").append(info.maxInline()).append("[B]\n");
+        } else {
+            b.append(" Outstand reads  : ").append(info.outstandingReads()).append('\n');
+        }
+        b.append(" rdma_cm QPs\t : ").append(onOff(info.rdmaCmQps())).append('\n');
+        b.append(" Data ex. method : ").append(info.rdmaCmExchange() ? "rdma_cm" : "Ethernet").append('\n');
+        b.append(RESULT_LINE);
+        return b.toString();
+    }
+
+    /** What the {@code -R} server prints after its banner while it waits for the rdma_cm connection. */
+    public static String rdmaCmServerWaiting() {
+        return " Waiting for client rdma_cm QP to connect\n"
+                + " Please run the same command with the IB/RoCE interface IP\n" + RESULT_LINE;
+    }
+
+    /**
+     * One QP's address line, and its GID line when a GID is in use. Read prints OUT, RKey and VAddr; write
+     * prints RKey and VAddr; send and atomic print neither. GID bytes are decimal, as in perftest.
+     *
+     * @param side "local" or "remote"
+     */
+    public static String address(String side, PingPongDest d, Verb verb, boolean withGid) {
+        return address(side, d, verb, withGid, false);
+    }
+
+    /**
+     * As {@link #address(String, PingPongDest, Verb, boolean)}; with {@code rdmaCm} ({@code -R}) perftest leaves
+     * out the remote-memory fields (captured for write; assumed the same for read's OUT, RKey and VAddr).
+     */
+    public static String address(String side, PingPongDest d, Verb verb, boolean withGid, boolean rdmaCm) {
+        StringBuilder b = new StringBuilder(" ").append(side).append(" address: LID ")
+                .append(CFormat.altHex(d.lid(), 4)).append(" QPN ").append(CFormat.altHex(d.qpn(), 6))
+                .append(" PSN ").append(CFormat.altHex(d.psn(), 6));
+        if (verb == Verb.READ && !rdmaCm) {
+            b.append(" OUT ").append(CFormat.altHex(d.outReads(), 4));
+        }
+        if ((verb == Verb.READ || verb == Verb.WRITE) && !rdmaCm) {
+            b.append(" RKey ").append(CFormat.altHex(Integer.toUnsignedLong(d.rkey()), 8)).append(" VAddr ")
+                    .append(CFormat.altHex(d.vaddr(), 16));
+        }
+        b.append('\n');
+        if (withGid) {
+            b.append(" GID: ");
+            for (int i = 0; i < PingPongDest.GID_LENGTH; i++) {
+                if (i > 0) {
+                    b.append(':');
+                }
+                b.append(CFormat.zeroPadded(d.gidByte(i), 2));
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    /** The address lines of all QPs of one side, in QP order. */
+    public static String addresses(String side, PingPongDest[] dests, Verb verb, boolean withGid, boolean rdmaCm) {
+        StringBuilder b = new StringBuilder();
+        for (PingPongDest d : dests) {
+            b.append(address(side, d, verb, withGid, rdmaCm));
+        }
+        return b.toString();
+    }
+
+    /** The BW table header for a unit. */
+    public static String bwHeader(BwUnit unit) {
+        return unit == BwUnit.MB_PER_SEC ? BW_HEADER_MB : BW_HEADER_GB;
+    }
+
+    /**
+     * One BW row. With Gb/s and an average under 0.1 perftest switches to six decimals everywhere
+     * ({@code REPORT_FMT_EXT}).
+     */
+    public static String bwRow(BwReport r, BwUnit unit) {
+        if (unit == BwUnit.GB_PER_SEC && r.bwAvg() < 0.1) {
+            return " " + CFormat.unsignedLeft(r.size(), 7) + "    " + Long.toUnsignedString(r.iters())
+                    + "           " + CFormat.fixedLeft(r.bwPeak(), 7, 6) + "            "
+                    + CFormat.fixedLeft(r.bwAvg(), 7, 6) + "            " + CFormat.fixedLeft(r.msgRate(), 7, 6)
+                    + "\n";
+        }
+        return " " + CFormat.unsignedLeft(r.size(), 7) + "    " + CFormat.unsignedLeft(r.iters(), 10) + "       "
+                + CFormat.fixedLeft(r.bwPeak(), 7, 2) + "            " + CFormat.fixedLeft(r.bwAvg(), 7, 2)
+                + "\t\t   " + CFormat.fixedLeft(r.msgRate(), 7, 6) + "\n";
+    }
+
+    /** One latency row (iteration mode); note the TABs perftest's format string contains. */
+    public static String latencyRow(long size, long iters, LatencyResult r) {
+        return " " + CFormat.unsignedLeft(size, 7) + " " + Long.toUnsignedString(iters) + "          "
+                + CFormat.fixedLeft(r.tMin(), 7, 2) + "        " + CFormat.fixedLeft(r.tMax(), 7, 2) + "      "
+                + CFormat.fixedLeft(r.typical(), 7, 2) + "  \t       " + CFormat.fixedLeft(r.avg(), 7, 2)
+                + "     \t" + CFormat.fixedLeft(r.stdev(), 7, 2) + "\t\t" + CFormat.fixedLeft(r.p99(), 7, 2)
+                + " \t\t" + CFormat.fixedLeft(r.p999(), 7, 2) + "\n";
+    }
+
+    /** One latency row in duration mode: average latency and transactions per second. */
+    public static String latencyDurationRow(long size, long iters, double avgUsec, double tps) {
+        return " " + CFormat.unsignedLeft(size, 7) + "       " + Long.toUnsignedString(iters) + "            "
+                + CFormat.fixedLeft(avgUsec, 7, 2) + "        " + CFormat.fixedLeft(tps, 7, 2) + "\n";
+    }
+
+    private static String onOff(boolean v) {
+        return v ? "ON" : "OFF";
+    }
+}

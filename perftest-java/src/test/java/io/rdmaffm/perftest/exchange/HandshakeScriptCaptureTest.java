@@ -1,0 +1,137 @@
+package io.rdmaffm.perftest.exchange;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Replays each captured C run against our script for the same tool and role: every message we write must be
+ * byte-identical to what C wrote, in the same order, and the whole transcript must be consumed.
+ */
+class HandshakeScriptCaptureTest {
+
+    static Stream<Arguments> runs() {
+        List<Arguments> out = new ArrayList<>();
+        Object[][] runs = {
+            {"write_bw", Tool.WRITE_BW, 1}, {"write_bw_json", Tool.WRITE_BW, 1}, {"write_bw_q2", Tool.WRITE_BW, 2},
+            {"read_bw", Tool.READ_BW, 1}, {"atomic_bw", Tool.ATOMIC_BW, 1}, {"send_bw", Tool.SEND_BW, 1},
+            {"send_lat", Tool.SEND_LAT, 1}, {"send_lat_ud", Tool.SEND_LAT, 1}, {"write_lat", Tool.WRITE_LAT, 1},
+            {"read_lat", Tool.READ_LAT, 1}, {"atomic_lat", Tool.ATOMIC_LAT, 1},
+        };
+        for (Object[] r : runs) {
+            for (Role role : Role.values()) {
+                out.add(Arguments.of(r[0], r[1], r[2], role));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {3}")
+    @MethodSource("runs")
+    void ourScriptWritesWhatCWrote(String name, Tool tool, int qps, Role role) throws Exception {
+        Capture cap = Capture.load(name);
+        List<Capture.Io> view = cap.view(role);
+        PingPongDest[] mine = Capture.sentKeys(view, qps);
+        PingPongDest[] theirs = Capture.receivedKeys(view, qps);
+        byte[][] reportFields = Capture.sentReportFields(view);
+        boolean uniDirServer = role == Role.SERVER && tool.bandwidth() && tool != Tool.SEND_BW;
+        // The server's report answers are C garbage: compare only their length.
+        ReplayChannel ch = new ReplayChannel(role, view,
+                p -> uniDirServer && view.get(p).bytes().length == 8);
+        Recorder rec = new Recorder(mine, reportFields.length == 5 && !uniDirServer
+                ? BwReportMessage.decode(reportFields) : new BwReport(0, 0, 0, 0, 0));
+        HandshakeScript script = HandshakeScript.of(tool, role, false, false);
+        ScriptRunner.run(script, new PerftestExchange(ch, ExchangeTimeouts.defaults(), true), 1, rec);
+        ch.assertFinished();
+
+        assertEquals(new SysData(4096, 64), rec.sysData);
+        assertEquals(3, rec.mtu);
+        assertArrayEquals(theirs, rec.remote.get(0));
+        if (uniDirServer) {
+            assertEquals(1, rec.peerReports.size());
+            // What the client sent is what the server prints: check against the client's text.
+            BwReport client = rec.peerReports.get(0);
+            String out = Capture.resource(name + ".server.out");
+            assertTrue(out.contains(" " + client.size() + " "), out);
+        }
+        // Local steps are delegated in the order perftest does them.
+        List<Step> local = script.expand(1).stream().filter(s -> !s.wire()).toList();
+        assertEquals(local, rec.performed);
+    }
+
+    @Test
+    void wireSequencesDifferWhereCaptureSaysSo() {
+        // write_lat has no closing handshake and no "done"; read_lat's server goes straight to the close.
+        assertFalse(HandshakeScript.of(Tool.WRITE_LAT, Role.CLIENT, false, false).wireSteps(1).contains(Step.CLOSE));
+        assertEquals(List.of(Step.VERSION, Step.SYS_DATA, Step.MTU, Step.SYNC, Step.KEYS, Step.KEYS, Step.SYNC,
+                Step.CLOSE_AFTER_PEER_RUN), HandshakeScript.of(Tool.READ_LAT, Role.SERVER, false, false).wireSteps(1));
+        // -a: write_bw has no per-size barrier; send_lat has one per size.
+        long writeSyncs = HandshakeScript.of(Tool.WRITE_BW, Role.CLIENT, true, false).wireSteps(23).stream()
+                .filter(s -> s == Step.SYNC).count();
+        long sendSyncs = HandshakeScript.of(Tool.SEND_LAT, Role.CLIENT, true, false).wireSteps(23).stream()
+                .filter(s -> s == Step.SYNC).count();
+        assertEquals(2, writeSyncs);
+        assertEquals(1 + 23, sendSyncs);
+    }
+
+    @Test
+    void bothRolesOfEveryScriptMirrorEachOther() {
+        for (Tool tool : Tool.values()) {
+            for (boolean all : new boolean[] {false, true}) {
+                for (boolean bidi : tool.bandwidth() ? new boolean[] {false, true} : new boolean[] {false}) {
+                    List<Step> c = HandshakeScript.of(tool, Role.CLIENT, all, bidi).wireSteps(3);
+                    List<Step> s = HandshakeScript.of(tool, Role.SERVER, all, bidi).wireSteps(3);
+                    assertEquals(normalise(c), normalise(s), tool + " all=" + all + " bidi=" + bidi);
+                }
+            }
+        }
+    }
+
+    @Test
+    void bidirectionalOnlyForBandwidth() {
+        assertThrows(IllegalArgumentException.class, () -> HandshakeScript.of(Tool.SEND_LAT, Role.CLIENT, false, true));
+    }
+
+    private static List<Step> normalise(List<Step> steps) {
+        return steps.stream().map(s -> switch (s) {
+            case SYNC_AFTER_PEER_RUN -> Step.SYNC;
+            case CLOSE_AFTER_PEER_RUN -> Step.CLOSE;
+            default -> s;
+        }).toList();
+    }
+
+    static class Recorder implements ScriptRunner.Participant {
+        final PingPongDest[] mine;
+        final BwReport report;
+        SysData sysData;
+        int mtu;
+        final List<PingPongDest[]> remote = new ArrayList<>();
+        final List<BwReport> peerReports = new ArrayList<>();
+        final List<Step> performed = new ArrayList<>();
+
+        Recorder(PingPongDest[] mine, BwReport report) {
+            this.mine = mine;
+            this.report = report;
+        }
+
+        @Override public SysData localSysData() { return new SysData(4096, 64); }
+        @Override public int localMtu() { return 3; }
+        @Override public void negotiatedSysData(SysData s) { sysData = s; }
+        @Override public void negotiatedMtu(int m) { mtu = m; }
+        @Override public PingPongDest[] localDestinations() { return mine; }
+        @Override public void remoteDestinations(PingPongDest[] r) { remote.add(r); }
+        @Override public BwReport localReport(int sizeIndex) { return report; }
+        @Override public void peerReport(BwReport peer, int sizeIndex) { peerReports.add(peer); }
+        @Override public void perform(Step step, int sizeIndex) { performed.add(step); }
+    }
+}
