@@ -278,8 +278,11 @@ public final class QueuePair extends NativeObject {
             throw new IllegalStateException(t);
         }
         if (rc != 0) {
+            // Providers that refuse the whole list (e.g. wrong QP state) leave bad_wr unset.
+            int bad = batch.badIndex();
             throw VerbsException.of("ibv_post_send", rc, "QP 0x" + Integer.toHexString(qpNumber) + " (" + type
-                    + ", last set state " + lastKnownState + "), work request " + batch.badIndex() + " of " + n);
+                    + ", last set state " + lastKnownState + ")" + (bad >= 0 ? ", work request " + bad + " of " + n
+                    : ", " + n + " work request(s)"));
         }
     }
 

@@ -132,17 +132,20 @@ class MisuseRdmaTest {
             VerbsException sendInReset = assertThrows(VerbsException.class, () -> qp.postSend(send, 1));
             report("post_send in RESET", sendInReset);
             assertEquals("ibv_post_send", sendInReset.verb());
-            assertNotEquals(0, sendInReset.errno());
+            assertEquals(22, sendInReset.errno(), "EINVAL from rxe");
             assertTrue(sendInReset.getMessage().contains("RESET"), sendInReset.getMessage());
             VerbsException recvInReset = assertThrows(VerbsException.class, () -> qp.postRecv(recv, 1));
             report("post_recv in RESET", recvInReset);
             assertEquals("ibv_post_recv", recvInReset.verb());
+            assertEquals(22, recvInReset.errno(), "EINVAL from rxe");
 
             qp.modify(QueuePairAttributes.init(1, 0));
             VerbsException sendInInit = assertThrows(VerbsException.class, () -> qp.postSend(send, 1));
             report("post_send in INIT", sendInInit);
             assertEquals("ibv_post_send", sendInInit.verb());
+            assertEquals(22, sendInInit.errno(), "EINVAL from rxe");
             assertTrue(sendInInit.getMessage().contains("INIT"), sendInInit.getMessage());
+            assertFalse(sendInInit.getMessage().contains("work request -1"), sendInInit.getMessage());
             qp.postRecv(recv, 1); // receives may be posted from INIT on: not misuse
             assertEquals(0, cq.poll(wc), "nothing completes while the QP is not connected");
         }
@@ -192,7 +195,9 @@ class MisuseRdmaTest {
                 System.out.println("64-byte SEND into a 4-byte receive: " + wc.describe(0));
                 if (wc.wrId(0) == 11) {
                     sawRecv = true;
-                    assertEquals(WorkCompletionStatus.LOC_LEN_ERR, wc.status(0), wc.describe(0));
+                    // The spec's status is LOC_LEN_ERR; Soft-RoCE (kernel 6.1) reports LOC_QP_OP_ERR.
+                    assertTrue(wc.status(0) == WorkCompletionStatus.LOC_LEN_ERR
+                            || wc.status(0) == WorkCompletionStatus.LOC_QP_OP_ERR, wc.describe(0));
                 } else {
                     assertNotEquals(WorkCompletionStatus.SUCCESS, wc.status(0), wc.describe(0));
                 }
@@ -216,6 +221,7 @@ class MisuseRdmaTest {
             VerbsException port = assertThrows(VerbsException.class, () -> qp.modify(QueuePairAttributes.init(9, 0)));
             report("RESET->INIT on port 9", port);
             assertEquals("ibv_modify_qp", port.verb());
+            assertEquals(22, port.errno(), "EINVAL");
             assertTrue(port.getMessage().contains("RESET->INIT"), port.getMessage());
 
             qp.modify(QueuePairAttributes.init(1, 0));
@@ -224,7 +230,7 @@ class MisuseRdmaTest {
                     Mtu.MTU_1024, qp.qpNumber(), 0, new AddressVector().port(1).global(gidBytes, 250), 1)));
             report("INIT->RTR with GID index 250", sgid);
             assertEquals("ibv_modify_qp", sgid.verb());
-            assertNotEquals(0, sgid.errno());
+            assertEquals(61, sgid.errno(), "ENODATA: no GID at that index");
             assertEquals(QueuePairState.INIT, qp.state(), "a refused transition leaves the state as it was");
         }
     }
@@ -292,13 +298,15 @@ class MisuseRdmaTest {
             report("ibv_rereg_mr", rereg);
             assertEquals("ibv_rereg_mr", rereg.verb());
             assertTrue(rereg instanceof VerbsUnsupportedException, rereg.getMessage());
+            assertEquals(95, rereg.errno(), "EOPNOTSUPP");
 
             for (QueuePairType t : new QueuePairType[] {QueuePairType.XRC_SEND, QueuePairType.RAW_PACKET}) {
                 VerbsException e = assertThrows(VerbsException.class,
                         () -> pd.createQueuePair(new QueuePairInit(t, cq, cq)).close(), t.toString());
                 report("ibv_create_qp " + t, e);
                 assertEquals("ibv_create_qp", e.verb());
-                assertNotEquals(0, e.errno());
+                assertTrue(e instanceof VerbsUnsupportedException, e.getMessage());
+                assertEquals(95, e.errno(), "EOPNOTSUPP from rxe");
             }
         }
     }
@@ -336,7 +344,7 @@ class MisuseRdmaTest {
             }
             System.out.println("CQ of " + capacity + " entries, " + n + " signaled sends: " + polled
                     + " completions polled, async event " + event + ", QP " + qp.state());
-            assertTrue(event != null, "an overrun is reported as an async event (CQ_ERR)");
+            assertTrue(event != null && event.type().equals("CQ_ERR"), "an overrun is reported as a CQ_ERR async event");
             assertTrue(polled <= capacity, polled + " completions from a CQ of " + capacity);
         }
     }

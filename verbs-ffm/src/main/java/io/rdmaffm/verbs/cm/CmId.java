@@ -292,7 +292,11 @@ public final class CmId implements AutoCloseable {
         }
     }
 
-    /** {@code rdma_disconnect} without waiting; both sides then get DISCONNECTED. */
+    /**
+     * {@code rdma_disconnect} without waiting; both sides then get DISCONNECTED. The side that receives
+     * DISCONNECTED first should call this too: on InfiniBand and RoCE that sends the DREP that completes the
+     * initiator's disconnect, which otherwise waits for its DREQ to time out.
+     */
     public synchronized void disconnect() {
         try {
             int rc = (int) Cm.rdma_disconnect.invokeExact(Downcalls.errnoState(), h());
