@@ -4,5 +4,6 @@
  */
 module io.rdmaffm.verbs {
     exports io.rdmaffm.verbs;
+    exports io.rdmaffm.verbs.cm;
     exports io.rdmaffm.verbs.topology;
 }

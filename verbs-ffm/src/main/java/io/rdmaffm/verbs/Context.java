@@ -24,11 +24,48 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * safe from any thread; closing is refused while objects created from it are open.
  */
 public final class Context extends NativeObject {
-    private final RdmaDevice device;
+    static {
+        io.rdmaffm.verbs.internal.VerbsBridge.install(new Bridge());
+    }
 
-    private Context(RdmaDevice device, MemorySegment handle) {
+    /** Contexts librdmacm opened, one wrapper per ibv_context so PDs made through any id on it are shared. */
+    private static final java.util.Map<Long, Context> BORROWED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private final RdmaDevice device;
+    private final boolean borrowed;
+
+    private Context(RdmaDevice device, MemorySegment handle, boolean borrowed) {
         super(null, "context of " + device.name(), handle);
         this.device = device;
+        this.borrowed = borrowed;
+    }
+
+    /**
+     * The Context of an ibv_context that librdmacm opened ({@code rdma_cm_id->verbs}). librdmacm keeps it open
+     * for the life of the process, so {@link #close()} on it does nothing.
+     */
+    static Context borrowed(MemorySegment ibvContext) {
+        return BORROWED.computeIfAbsent(ibvContext.address(), a -> {
+            MemorySegment ctx = ibvContext.reinterpret(Structs.ibv_context.byteSize());
+            MemorySegment dev = ctx.get(ADDRESS, Structs.offset(Structs.ibv_context, "device"));
+            return new Context(RdmaDevice.describe(dev), ctx, true);
+        });
+    }
+
+    /** True for the context of an rdma_cm id, which librdmacm owns. */
+    public boolean isBorrowed() {
+        return borrowed;
+    }
+
+    /**
+     * {@code ibv_close_device}; refused while objects created from this context are open. Does nothing for a
+     * context obtained from an rdma_cm id ({@link #isBorrowed()}), which librdmacm owns.
+     */
+    @Override
+    public void close() {
+        if (!borrowed) {
+            super.close();
+        }
     }
 
     /** Opens the device with this name ({@code ibv_open_device}). */
@@ -59,7 +96,7 @@ public final class Context extends NativeObject {
         if (found[0].equals(MemorySegment.NULL)) {
             throw VerbsException.of("ibv_open_device", errno[0], "device " + deviceName);
         }
-        return new Context(described[0], found[0].reinterpret(Structs.ibv_context.byteSize()));
+        return new Context(described[0], found[0].reinterpret(Structs.ibv_context.byteSize()), false);
     }
 
     /** Opens the first device libibverbs lists; throws if there is none. */
@@ -364,7 +401,7 @@ public final class Context extends NativeObject {
 
     @Override
     public String toString() {
-        return "Context[" + name() + (isClosedInternal() ? ", closed" : "") + "]";
+        return "Context[" + name() + (borrowed ? ", from rdma_cm" : "") + (isClosedInternal() ? ", closed" : "") + "]";
     }
 
     static MemorySegment nullToNull(MemorySegment s) {

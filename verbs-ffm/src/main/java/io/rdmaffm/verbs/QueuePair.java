@@ -30,10 +30,13 @@ public final class QueuePair extends NativeObject {
     private final int qpNumber;
     private final int maxInlineData;
     private final ExtendedSend extendedSend;
+    private final Runnable externalDestroy;
     private QueuePairState lastKnownState = QueuePairState.RESET;
 
-    private QueuePair(ProtectionDomain pd, QueuePairInit init, MemorySegment handle, int maxInline, MemorySegment qpx) {
+    private QueuePair(ProtectionDomain pd, QueuePairInit init, MemorySegment handle, int maxInline, MemorySegment qpx,
+                      Runnable externalDestroy) {
         super(pd, "queue pair", handle);
+        this.externalDestroy = externalDestroy;
         this.pd = pd;
         this.type = init.type;
         this.sendCq = init.sendCq;
@@ -92,7 +95,50 @@ public final class QueuePair extends NativeObject {
             if (ex) {
                 qpx = ((MemorySegment) Ibv.ibv_qp_to_qp_ex.invokeExact(qp)).reinterpret(Structs.ibv_qp_ex.byteSize());
             }
-            return new QueuePair(pd, init, qp, maxInline, qpx);
+            return new QueuePair(pd, init, qp, maxInline, qpx, null);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * A queue pair that another library creates and destroys: rdma_cm's {@code rdma_create_qp} /
+     * {@code rdma_destroy_qp}. {@code creator} gets the filled {@code struct ibv_qp_init_attr} and returns the
+     * ibv_qp (NULL with errno set on failure); {@code destroyer} runs instead of {@code ibv_destroy_qp}.
+     */
+    static QueuePair createExternally(ProtectionDomain pd, QueuePairInit init, String verb,
+                                      io.rdmaffm.verbs.internal.VerbsBridge.QueuePairCreator creator,
+                                      Runnable destroyer) {
+        if (init.sendOps != 0) {
+            throw new IllegalArgumentException(verb + " creates plain queue pairs: extended send operations "
+                    + "(QueuePairInit.extendedSendOps) are not available through it");
+        }
+        StructLayout l = Structs.ibv_qp_init_attr;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(l);
+            a.set(ADDRESS, Structs.offset(l, "send_cq"), init.sendCq.handle());
+            a.set(ADDRESS, Structs.offset(l, "recv_cq"), init.recvCq.handle());
+            a.set(ADDRESS, Structs.offset(l, "srq"), init.srq == null ? MemorySegment.NULL : init.srq.handle());
+            a.set(JAVA_INT, Structs.offset(l, "cap.max_send_wr"), init.maxSendWr);
+            a.set(JAVA_INT, Structs.offset(l, "cap.max_recv_wr"), init.srq == null ? init.maxRecvWr : 0);
+            a.set(JAVA_INT, Structs.offset(l, "cap.max_send_sge"), init.maxSendSge);
+            a.set(JAVA_INT, Structs.offset(l, "cap.max_recv_sge"), init.srq == null ? init.maxRecvSge : 0);
+            a.set(JAVA_INT, Structs.offset(l, "cap.max_inline_data"), init.maxInlineData);
+            a.set(JAVA_INT, Structs.offset(l, "qp_type"), init.type.value());
+            a.set(JAVA_INT, Structs.offset(l, "sq_sig_all"), init.signalAll ? 1 : 0);
+            MemorySegment qp = creator.create(pd.handle(), a);
+            if (qp == null || qp.equals(MemorySegment.NULL)) {
+                throw VerbsException.of(verb, Downcalls.errno(), "device " + pd.context().name() + ", " + init.type
+                        + ", max_send_wr " + init.maxSendWr + ", max_recv_wr " + init.maxRecvWr);
+            }
+            qp = qp.reinterpret(Structs.ibv_qp.byteSize());
+            QueuePair created = new QueuePair(pd, init, qp, a.get(JAVA_INT, Structs.offset(l, "cap.max_inline_data")),
+                    null, destroyer);
+            // librdmacm moves its QPs to INIT itself (and to RTR/RTS on connect).
+            created.lastKnownState = QueuePairState.INIT;
+            return created;
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -232,8 +278,11 @@ public final class QueuePair extends NativeObject {
             throw new IllegalStateException(t);
         }
         if (rc != 0) {
+            // Providers that refuse the whole list (e.g. wrong QP state) leave bad_wr unset.
+            int bad = batch.badIndex();
             throw VerbsException.of("ibv_post_send", rc, "QP 0x" + Integer.toHexString(qpNumber) + " (" + type
-                    + ", last set state " + lastKnownState + "), work request " + batch.badIndex() + " of " + n);
+                    + ", last set state " + lastKnownState + ")" + (bad >= 0 ? ", work request " + bad + " of " + n
+                    : ", " + n + " work request(s)"));
         }
     }
 
@@ -280,6 +329,10 @@ public final class QueuePair extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
+        if (externalDestroy != null) {
+            externalDestroy.run();
+            return;
+        }
         try {
             int rc = (int) Ibv.ibv_destroy_qp.invokeExact(Downcalls.errnoState(), handle);
             Context.check("ibv_destroy_qp", rc, "QP 0x" + Integer.toHexString(qpNumber));

@@ -90,6 +90,8 @@ public final class SendWorkRequests implements AutoCloseable {
             wrs.set(JAVA_LONG, i * WR_SIZE + NEXT, wrs.address() + (i + 1) * WR_SIZE);
         }
         wrs.set(JAVA_LONG, (n - 1) * WR_SIZE + NEXT, 0L);
+        // A stale bad_wr from an earlier failure would name the wrong request.
+        badWr.set(JAVA_LONG, 0, 0L);
     }
 
     /** Index of the work request that {@code ibv_post_send} rejected, from its bad_wr output. */

@@ -1,0 +1,28 @@
+package io.rdmaffm.verbs;
+
+import io.rdmaffm.verbs.internal.VerbsBridge;
+
+import java.lang.foreign.MemorySegment;
+
+/** The verbs side of {@link VerbsBridge}, installed by {@link Context}. */
+final class Bridge implements VerbsBridge {
+
+    @Override
+    public MemorySegment handle(Object verbsObject) {
+        if (verbsObject instanceof NativeObject n) {
+            return n.handle();
+        }
+        throw new IllegalArgumentException("not a verbs object: " + verbsObject);
+    }
+
+    @Override
+    public Context borrowedContext(MemorySegment ibvContext) {
+        return Context.borrowed(ibvContext);
+    }
+
+    @Override
+    public QueuePair createQueuePair(ProtectionDomain pd, QueuePairInit init, String verb, QueuePairCreator creator,
+                                     Runnable destroyer) {
+        return QueuePair.createExternally(pd, init, verb, creator, destroyer);
+    }
+}

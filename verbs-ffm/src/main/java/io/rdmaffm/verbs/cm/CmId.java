@@ -1,0 +1,415 @@
+package io.rdmaffm.verbs.cm;
+
+import io.rdmaffm.verbs.Context;
+import io.rdmaffm.verbs.ProtectionDomain;
+import io.rdmaffm.verbs.QueuePair;
+import io.rdmaffm.verbs.QueuePairInit;
+import io.rdmaffm.verbs.internal.VerbsBridge;
+import io.rdmaffm.verbs.raw.Cm;
+import io.rdmaffm.verbs.raw.Downcalls;
+import io.rdmaffm.verbs.raw.Structs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * {@code struct rdma_cm_id}: one end of an rdma_cm connection, or a listener. Its events arrive on its
+ * {@link EventChannel}. The blocking helpers ({@link #resolveAddress}, {@link #resolveRoute}, {@link #connect},
+ * {@link #accept}, {@link #awaitConnectRequest}, {@link #disconnect(Duration)}) wait for the expected event with a
+ * timeout and turn an error event, an unexpected event or the timeout into a {@link CmException}.
+ *
+ * <p>Ownership: the id owns the queue pair made by {@link #createQueuePair}; {@link #close()} destroys it
+ * ({@code rdma_destroy_qp}) before the id ({@code rdma_destroy_id}). Control calls are synchronized; the queue
+ * pair's data path is the verbs one.
+ */
+public final class CmId implements AutoCloseable {
+    private static final StructLayout ID = Structs.rdma_cm_id;
+    private static final long VERBS = Structs.offset(ID, "verbs");
+    private static final long QP = Structs.offset(ID, "qp");
+    private static final long SRC = Structs.offset(ID, "route.addr.src_storage");
+    private static final long DST = Structs.offset(ID, "route.addr.dst_storage");
+    private static final long PORT_NUM = Structs.offset(ID, "port_num");
+    private static final long STORAGE = Structs.sockaddr_storage.byteSize();
+    /** Extra wait beyond librdmacm's own resolution timeout, for the event to reach us. */
+    private static final Duration SLACK = Duration.ofSeconds(2);
+
+    private final EventChannel channel;
+    private final MemorySegment handle;
+    private final PortSpace portSpace;
+    private final CmId listener;
+    private QueuePair qp;
+    private volatile boolean closed;
+
+    private CmId(EventChannel channel, MemorySegment handle, PortSpace portSpace, CmId listener) {
+        this.channel = channel;
+        this.handle = handle.reinterpret(ID.byteSize());
+        this.portSpace = portSpace;
+        this.listener = listener;
+        channel.register(this);
+    }
+
+    static CmId create(EventChannel channel, PortSpace portSpace) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            int rc = (int) Cm.rdma_create_id.invokeExact(Downcalls.errnoState(), channel.handle(), out,
+                    MemorySegment.NULL, portSpace.value());
+            if (rc != 0) {
+                throw VerbsExceptions.of("rdma_create_id", Downcalls.errno(), "port space " + portSpace);
+            }
+            return new CmId(channel, out.get(ADDRESS, 0), portSpace, null);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** The id librdmacm created for an incoming connect request. */
+    static CmId adopt(EventChannel channel, MemorySegment handle, PortSpace portSpace, CmId listener) {
+        return new CmId(channel, handle, portSpace, listener);
+    }
+
+    long address() {
+        return handle.address();
+    }
+
+    private MemorySegment h() {
+        if (closed) {
+            throw new IllegalStateException("rdma_cm id is closed");
+        }
+        return handle;
+    }
+
+    public EventChannel channel() {
+        return channel;
+    }
+
+    public PortSpace portSpace() {
+        return portSpace;
+    }
+
+    /** The listening id whose connect request created this one, or null. */
+    public CmId listener() {
+        return listener;
+    }
+
+    /** {@code rdma_bind_addr}: binds to a local address (port 0 picks a free port; see {@link #localAddress()}). */
+    public synchronized void bindAddress(InetSocketAddress address) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sa = SocketAddresses.write(arena, address);
+            int rc = (int) Cm.rdma_bind_addr.invokeExact(Downcalls.errnoState(), h(), sa);
+            check("rdma_bind_addr", rc, "address " + address);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * {@code rdma_resolve_addr}: finds the device and port that reach {@code destination} (from {@code source}, or
+     * any local address when null), and waits for ADDR_RESOLVED. librdmacm gives up after {@code timeout}; an
+     * ADDR_ERROR (e.g. no host answers) or no event within the timeout plus two seconds is a {@link CmException}.
+     */
+    public void resolveAddress(InetSocketAddress source, InetSocketAddress destination, Duration timeout) {
+        synchronized (this) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment src = source == null ? MemorySegment.NULL : SocketAddresses.write(arena, source);
+                MemorySegment dst = SocketAddresses.write(arena, destination);
+                int rc = (int) Cm.rdma_resolve_addr.invokeExact(Downcalls.errnoState(), h(), src, dst, millis(timeout));
+                check("rdma_resolve_addr", rc, "to " + destination);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        }
+        expect("rdma_resolve_addr", CmEventType.ADDR_RESOLVED, timeout.plus(SLACK), "to " + destination);
+    }
+
+    /** {@code rdma_resolve_route}, then waits for ROUTE_RESOLVED (ROUTE_ERROR or timeout: {@link CmException}). */
+    public void resolveRoute(Duration timeout) {
+        synchronized (this) {
+            try {
+                int rc = (int) Cm.rdma_resolve_route.invokeExact(Downcalls.errnoState(), h(), millis(timeout));
+                check("rdma_resolve_route", rc, "to " + peerAddress());
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        }
+        expect("rdma_resolve_route", CmEventType.ROUTE_RESOLVED, timeout.plus(SLACK), "to " + peerAddress());
+    }
+
+    /** {@code rdma_listen} on the bound address; connect requests arrive as CONNECT_REQUEST events. */
+    public synchronized void listen(int backlog) {
+        try {
+            int rc = (int) Cm.rdma_listen.invokeExact(Downcalls.errnoState(), h(), backlog);
+            check("rdma_listen", rc, "on " + localAddress() + ", backlog " + backlog);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * Waits for the next connect request on this listening id. The returned event's {@link CmEvent#id()} is the
+     * new id: create its queue pair, then {@link #accept} or {@link #reject} it, and close it when done.
+     */
+    public CmEvent awaitConnectRequest(Duration timeout) {
+        return expect("rdma_listen", CmEventType.CONNECT_REQUEST, timeout, "on " + localAddress());
+    }
+
+    /**
+     * {@code rdma_create_qp}: a queue pair on this id's device, which librdmacm moves to INIT now and to RTR/RTS
+     * on connect or accept. The PD must come from {@link #context()}. Owned by this id: closed with it.
+     */
+    public synchronized QueuePair createQueuePair(ProtectionDomain pd, QueuePairInit init) {
+        MemorySegment id = h();
+        if (qp != null && !qp.isClosed()) {
+            throw new IllegalStateException("this rdma_cm id already has a queue pair (QP 0x"
+                    + Integer.toHexString(qp.qpNumber()) + ")");
+        }
+        MemorySegment verbs = id.get(ADDRESS, VERBS);
+        if (verbs.equals(MemorySegment.NULL)) {
+            throw new IllegalStateException("this rdma_cm id has no device yet: bind it to a local address or "
+                    + "resolve an address first");
+        }
+        VerbsBridge bridge = VerbsBridge.get();
+        MemorySegment pdContext = bridge.handle(pd.context());
+        if (pdContext.address() != verbs.address()) {
+            throw new IllegalArgumentException("the protection domain belongs to device " + pd.context().name()
+                    + ", this rdma_cm id to " + context().name() + ": allocate it from CmId.context()");
+        }
+        qp = bridge.createQueuePair(pd, init, "rdma_create_qp", (pdHandle, attr) -> {
+            int rc = (int) Cm.rdma_create_qp.invokeExact(Downcalls.errnoState(), id, pdHandle, attr);
+            return rc == 0 ? id.get(ADDRESS, QP) : MemorySegment.NULL;
+        }, () -> {
+            try {
+                Cm.rdma_destroy_qp.invokeExact(id);
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        });
+        return qp;
+    }
+
+    /** The queue pair made by {@link #createQueuePair}, or null. */
+    public synchronized QueuePair queuePair() {
+        return qp;
+    }
+
+    /**
+     * The device context of this id ({@code id->verbs}), known after bind, address resolution or a connect
+     * request. librdmacm owns it: allocate PDs and CQs from it; closing it does nothing.
+     */
+    public Context context() {
+        MemorySegment verbs = h().get(ADDRESS, VERBS);
+        if (verbs.equals(MemorySegment.NULL)) {
+            throw new IllegalStateException("this rdma_cm id has no device yet: bind it to a local address or "
+                    + "resolve an address first");
+        }
+        return VerbsBridge.get().borrowedContext(verbs);
+    }
+
+    /** The device port of this id ({@code id->port_num}), 0 before it has one. */
+    public int port() {
+        return Byte.toUnsignedInt(h().get(JAVA_BYTE, PORT_NUM));
+    }
+
+    /** The local address ({@code rdma_get_local_addr}: id->route.addr.src_addr), or null before bind/resolve. */
+    public InetSocketAddress localAddress() {
+        return SocketAddresses.read(h().asSlice(SRC, STORAGE));
+    }
+
+    /** The peer's address ({@code rdma_get_peer_addr}: id->route.addr.dst_addr), or null if none yet. */
+    public InetSocketAddress peerAddress() {
+        return SocketAddresses.read(h().asSlice(DST, STORAGE));
+    }
+
+    /** {@code rdma_connect}, then waits for ESTABLISHED; returns it (with the peer's private data from the accept). */
+    public CmEvent connect(ConnectionParameters parameters, Duration timeout) {
+        startConnect(parameters);
+        return expect("rdma_connect", CmEventType.ESTABLISHED, timeout, "to " + peerAddress());
+    }
+
+    /** {@code rdma_connect} without waiting: the outcome arrives as an event (ESTABLISHED, REJECTED, ...). */
+    public synchronized void startConnect(ConnectionParameters parameters) {
+        try (Arena arena = Arena.ofConfined()) {
+            int rc = (int) Cm.rdma_connect.invokeExact(Downcalls.errnoState(), h(), connParam(arena, parameters));
+            check("rdma_connect", rc, "to " + peerAddress());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code rdma_accept} on an id from a connect request, then waits for ESTABLISHED. */
+    public CmEvent accept(ConnectionParameters parameters, Duration timeout) {
+        startAccept(parameters);
+        return expect("rdma_accept", CmEventType.ESTABLISHED, timeout, "from " + peerAddress());
+    }
+
+    /** {@code rdma_accept} without waiting for ESTABLISHED. */
+    public synchronized void startAccept(ConnectionParameters parameters) {
+        try (Arena arena = Arena.ofConfined()) {
+            int rc = (int) Cm.rdma_accept.invokeExact(Downcalls.errnoState(), h(), connParam(arena, parameters));
+            check("rdma_accept", rc, "from " + peerAddress());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * {@code rdma_reject}: refuses a connect request, sending {@code privateData} (may be null) to the peer,
+     * which sees a REJECTED event. The id still has to be closed.
+     */
+    public synchronized void reject(byte[] privateData) {
+        byte[] data = privateData == null ? new byte[0] : privateData;
+        if (data.length > 255) {
+            throw new IllegalArgumentException("private data is at most 255 bytes, not " + data.length);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment p = data.length == 0 ? MemorySegment.NULL : arena.allocateFrom(JAVA_BYTE, data);
+            int rc = (int) Cm.rdma_reject.invokeExact(Downcalls.errnoState(), h(), p, (byte) data.length);
+            check("rdma_reject", rc, "from " + peerAddress());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * {@code rdma_disconnect} without waiting; both sides then get DISCONNECTED. The side that receives
+     * DISCONNECTED first should call this too: on InfiniBand and RoCE that sends the DREP that completes the
+     * initiator's disconnect, which otherwise waits for its DREQ to time out.
+     */
+    public synchronized void disconnect() {
+        try {
+            int rc = (int) Cm.rdma_disconnect.invokeExact(Downcalls.errnoState(), h());
+            check("rdma_disconnect", rc, "from " + peerAddress());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** {@code rdma_disconnect}, then waits for this side's DISCONNECTED. */
+    public CmEvent disconnect(Duration timeout) {
+        disconnect();
+        return expect("rdma_disconnect", CmEventType.DISCONNECTED, timeout, "from " + peerAddress());
+    }
+
+    /**
+     * Waits for the next event of this id and requires it to be {@code expected} (e.g. the DISCONNECTED that
+     * follows the peer's disconnect): an error event, another event or the timeout is a {@link CmException}.
+     */
+    public CmEvent awaitEvent(CmEventType expected, Duration timeout) {
+        return expect("rdma_get_cm_event", expected, timeout, "rdma_cm id " + localAddress());
+    }
+
+    /** The next event of this id (connect requests, for a listener), or null if none arrived within the timeout. */
+    public CmEvent nextEvent(Duration timeout) {
+        return channel.take(this::concerns, timeout);
+    }
+
+    private boolean concerns(CmEvent e) {
+        return e.id() == this || (e.listenId() == this && e.type() == CmEventType.CONNECT_REQUEST);
+    }
+
+    private CmEvent expect(String verb, CmEventType expected, Duration timeout, String about) {
+        if (timeout == null) {
+            throw new IllegalArgumentException("a timeout is required");
+        }
+        CmEvent e = channel.take(this::concerns, timeout);
+        if (e == null) {
+            throw CmException.timedOut(verb, expected, timeout, about);
+        }
+        if (e.type() != expected) {
+            throw CmException.forEvent(verb, e, expected, about);
+        }
+        return e;
+    }
+
+    private static MemorySegment connParam(Arena arena, ConnectionParameters p) {
+        StructLayout l = Structs.rdma_conn_param;
+        MemorySegment c = arena.allocate(l);
+        c.fill((byte) 0);
+        if (p.privateData.length > 0) {
+            c.set(ADDRESS, Structs.offset(l, "private_data"), arena.allocateFrom(JAVA_BYTE, p.privateData));
+        }
+        c.set(JAVA_BYTE, Structs.offset(l, "private_data_len"), (byte) p.privateData.length);
+        c.set(JAVA_BYTE, Structs.offset(l, "responder_resources"), (byte) p.responderResources);
+        c.set(JAVA_BYTE, Structs.offset(l, "initiator_depth"), (byte) p.initiatorDepth);
+        c.set(JAVA_BYTE, Structs.offset(l, "flow_control"), (byte) p.flowControl);
+        c.set(JAVA_BYTE, Structs.offset(l, "retry_count"), (byte) p.retryCount);
+        c.set(JAVA_BYTE, Structs.offset(l, "rnr_retry_count"), (byte) p.rnrRetryCount);
+        c.set(JAVA_INT, Structs.offset(l, "qp_num"), 0);
+        return c;
+    }
+
+    private static int millis(Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive, not " + timeout);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+    }
+
+    /** librdmacm returns 0, or -1 with errno set. */
+    private static void check(String verb, int rc, String about) {
+        if (rc != 0) {
+            throw VerbsExceptions.of(verb, Downcalls.errno(), about);
+        }
+    }
+
+    /** True once closed. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Destroys the id's queue pair ({@code rdma_destroy_qp}) if it has one, then the id ({@code rdma_destroy_id}).
+     * Idempotent; refused (IllegalStateException) while objects created from the queue pair are open.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        if (qp != null && !qp.isClosed()) {
+            qp.close();
+        }
+        try {
+            int rc = (int) Cm.rdma_destroy_id.invokeExact(Downcalls.errnoState(), handle);
+            check("rdma_destroy_id", rc, "");
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        closed = true;
+        channel.unregister(this);
+    }
+
+    @Override
+    public String toString() {
+        if (closed) {
+            return "CmId[closed]";
+        }
+        return "CmId[" + portSpace + " " + localAddress() + " -> " + peerAddress() + "]";
+    }
+}

@@ -1,0 +1,68 @@
+package io.rdmaffm.verbs.cm;
+
+/**
+ * {@code struct rdma_conn_param} for {@link CmId#connect} and {@link CmId#accept}. Defaults: no private data,
+ * responder resources 1, initiator depth 1, retry count 7, RNR retry count 7. Private data is limited by the
+ * protocol: 56 bytes in a connect request, 196 in an accept, 148 in a reject (on InfiniBand and RoCE).
+ */
+public final class ConnectionParameters {
+    byte[] privateData = new byte[0];
+    int responderResources = 1;
+    int initiatorDepth = 1;
+    int flowControl;
+    int retryCount = 7;
+    int rnrRetryCount = 7;
+
+    /** Bytes delivered to the peer with the request or reply (at most 255 here; the protocol allows less). */
+    public ConnectionParameters privateData(byte[] data) {
+        if (data == null) {
+            data = new byte[0];
+        }
+        if (data.length > 255) {
+            throw new IllegalArgumentException("private data is at most 255 bytes (private_data_len is 8 bits), not "
+                    + data.length);
+        }
+        privateData = data.clone();
+        return this;
+    }
+
+    /** Incoming RDMA reads and atomics this side will serve at once (responder_resources, 0..255). */
+    public ConnectionParameters responderResources(int n) {
+        responderResources = u8("responder_resources", n);
+        return this;
+    }
+
+    /** Outgoing RDMA reads and atomics this side may have outstanding (initiator_depth, 0..255). */
+    public ConnectionParameters initiatorDepth(int n) {
+        initiatorDepth = u8("initiator_depth", n);
+        return this;
+    }
+
+    public ConnectionParameters flowControl(boolean on) {
+        flowControl = on ? 1 : 0;
+        return this;
+    }
+
+    /** Transport retries on a missing ACK (retry_count, 0..7). */
+    public ConnectionParameters retryCount(int n) {
+        retryCount = range("retry_count", n, 7);
+        return this;
+    }
+
+    /** Retries after a receiver-not-ready NAK (rnr_retry_count, 0..7; 7 = forever). */
+    public ConnectionParameters rnrRetryCount(int n) {
+        rnrRetryCount = range("rnr_retry_count", n, 7);
+        return this;
+    }
+
+    private static int u8(String what, int n) {
+        return range(what, n, 255);
+    }
+
+    private static int range(String what, int n, int max) {
+        if (n < 0 || n > max) {
+            throw new IllegalArgumentException(what + " must be in 0.." + max + ", not " + n);
+        }
+        return n;
+    }
+}
