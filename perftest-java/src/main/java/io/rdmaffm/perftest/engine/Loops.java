@@ -260,7 +260,7 @@ final class Loops {
                 byte expected = (byte) rcnt;
                 long spins = 0;
                 long since = 0;
-                while ((byte) BYTE.getOpaque(buf, 0L, pollOff) != expected) {
+                while ((byte) BYTE.getOpaque(buf, pollOff) != expected) {
                     if ((++spins & 0xFFF) == 0) {
                         long now = System.nanoTime();
                         if (since == 0) {

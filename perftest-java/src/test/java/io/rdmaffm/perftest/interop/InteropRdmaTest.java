@@ -49,17 +49,20 @@ class InteropRdmaTest {
             {"ib_atomic_lat", "-n", "200", "-A", "CMP_AND_SWAP"},
         };
         for (String[] r : runs) {
-            all.add(Arguments.of(true, r));
-            all.add(Arguments.of(false, r));
+            all.add(Arguments.of("Java client, C server", String.join(" ", r), r));
+            all.add(Arguments.of("C client, Java server", String.join(" ", r), r));
         }
-        all.add(Arguments.of(true, new String[] {"ib_write_bw", "-n", "20", "-a"}));
-        all.add(Arguments.of(false, new String[] {"ib_send_lat", "-n", "20", "-a"}));
+        String[] writeAll = {"ib_write_bw", "-n", "20", "-a"};
+        String[] sendLatAll = {"ib_send_lat", "-n", "20", "-a"};
+        all.add(Arguments.of("Java client, C server", String.join(" ", writeAll), writeAll));
+        all.add(Arguments.of("C client, Java server", String.join(" ", sendLatAll), sendLatAll));
         return all.stream();
     }
 
-    @ParameterizedTest(name = "{index}: java {0,choice,0#server|1#client}? {1}")
+    @ParameterizedTest(name = "{index}: {0}: {1}")
     @MethodSource("cases")
-    void javaAndCInteroperate(boolean javaIsClient, String[] run) throws Exception {
+    void javaAndCInteroperate(String roles, String command, String[] run) throws Exception {
+        boolean javaIsClient = roles.startsWith("Java client");
         String device = PerftestPeers.device();
         PerftestPeers.requireCPerftest();
         int port = PerftestPeers.freshPort();

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark (not a test): in ONE Soft-RoCE boot (or on this host's RDMA device), runs Debian's
+# C perftest (A) and perftest-java (B) alternately, A B A B ... A, each run a fresh server+client pair in
+# loopback, and prints Java/C ratios: each B run divided by the mean of the A runs on either side, median
+# over the rounds. The A-against-A figure of the same boot (each inner A divided by its neighbours) is printed
+# next to it, so the noise is visible. Absolute figures of an emulated machine mean nothing; ratios do.
+#
+# usage: sudo scripts/bench-side-by-side.sh [ROUNDS]   (default 5: A B A B A B A B A B A)
+set -euo pipefail
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
+# shellcheck source=common.sh
+source "$SCRIPT_DIR/common.sh"
+find_jdk25
+ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}"
+cd "$ROOT"
+mvn -B -ntp -q package -DskipTests
+mkdir -p "$ROOT/target/bench"
+exec "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/side-by-side-run.sh" "${1:-5}" "$ROOT/target/bench"

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The part of bench-side-by-side.sh that runs where the RDMA device is. Args: ROUNDS OUTDIR.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+rounds="$1"
+outdir="$2"
+dev="${RDMA_DEVICE:?}"
+ip="${RDMA_IP:?}"
+gid="${RDMA_GID_INDEX:-1}"
+JAVA="$ROOT/bin/rdma-perftest"
+port=20000
+
+wait_listening() {
+	local port_hex
+	port_hex="$(printf ':%04X' "$1")"
+	for _ in $(seq 1 600); do
+		if awk -v p="$port_hex" '$2 ~ p"$" && $4 == "0A" {found=1} END {exit !found}' /proc/net/tcp /proc/net/tcp6 2>/dev/null; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "bench: nothing listened on port $1" >&2
+	return 1
+}
+
+# run IMPL TOOL ARGS... -> prints the client's result row
+run_pair() {
+	local impl="$1" tool="$2"
+	shift 2
+	port=$((port + 1))
+	local srv cli
+	if [[ "$impl" == C ]]; then
+		srv=("/usr/bin/$tool")
+		cli=("/usr/bin/$tool")
+	else
+		srv=("$JAVA" "$tool")
+		cli=("$JAVA" "$tool")
+	fi
+	"${srv[@]}" -d "$dev" -x "$gid" -p "$port" "$@" > "$outdir/server.out" 2>&1 &
+	local spid=$!
+	wait_listening "$port"
+	"${cli[@]}" -d "$dev" -x "$gid" -p "$port" "$@" "$ip" > "$outdir/client.out" 2>&1 || { cat "$outdir/client.out" >&2; }
+	wait "$spid" || true
+	# The client's data row: the line after the table header.
+	awk '/#bytes/ {getline; print; exit}' "$outdir/client.out"
+}
+
+# metric extraction from a row: lat -> "typical p99", bw -> "bw_avg msgrate"
+metrics() {
+	local kind="$1" row="$2"
+	if [[ "$kind" == lat ]]; then
+		awk '{print $5, $8}' <<< "$row"
+	else
+		awk '{print $4, $5}' <<< "$row"
+	fi
+}
+
+median() {
+	sort -g | awk '{a[NR]=$1} END {if (NR==0) {print "nan"; exit} if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'
+}
+
+table="$outdir/side-by-side.md"
+{
+	echo "| test | metric | Java/C (median of $rounds) | C/C noise (same boot) |"
+	echo "|---|---|---|---|"
+} > "$table"
+
+bench() {
+	local kind="$1" tool="$2"
+	shift 2
+	local label="$tool $*"
+	declare -a a1 a2 b1 b2
+	local i
+	# A B A B ... A
+	for ((i = 0; i <= rounds; i++)); do
+		read -r x y < <(metrics "$kind" "$(run_pair C "$tool" "$@")")
+		a1[i]="$x"; a2[i]="$y"
+		if ((i < rounds)); then
+			read -r x y < <(metrics "$kind" "$(run_pair J "$tool" "$@")")
+			b1[i]="$x"; b2[i]="$y"
+		fi
+	done
+	local m1 m2 n1 n2
+	m1="$(for ((i = 0; i < rounds; i++)); do awk -v b="${b1[i]}" -v l="${a1[i]}" -v r="${a1[i+1]}" 'BEGIN {if (l+r > 0) printf "%.4f\n", b/((l+r)/2)}'; done | median)"
+	m2="$(for ((i = 0; i < rounds; i++)); do awk -v b="${b2[i]}" -v l="${a2[i]}" -v r="${a2[i+1]}" 'BEGIN {if (l+r > 0) printf "%.4f\n", b/((l+r)/2)}'; done | median)"
+	n1="$(for ((i = 1; i < rounds; i++)); do awk -v b="${a1[i]}" -v l="${a1[i-1]}" -v r="${a1[i+1]}" 'BEGIN {if (l+r > 0) printf "%.4f\n", b/((l+r)/2)}'; done | median)"
+	n2="$(for ((i = 1; i < rounds; i++)); do awk -v b="${a2[i]}" -v l="${a2[i-1]}" -v r="${a2[i+1]}" 'BEGIN {if (l+r > 0) printf "%.4f\n", b/((l+r)/2)}'; done | median)"
+	if [[ "$kind" == lat ]]; then
+		echo "| $label | typical latency | $m1 | $n1 |" >> "$table"
+		echo "| $label | p99 latency | $m2 | $n2 |" >> "$table"
+	else
+		echo "| $label | bandwidth | $m1 | $n1 |" >> "$table"
+		echo "| $label | msg rate | $m2 | $n2 |" >> "$table"
+	fi
+	echo "bench: $label done" >&2
+}
+
+bench lat ib_send_lat -s 2 -n 5000
+bench lat ib_write_lat -s 2 -n 5000
+bench lat ib_read_lat -s 2 -n 5000
+bench lat ib_atomic_lat -n 5000
+for s in 2 4096 65536; do
+	bench bw ib_write_bw -s "$s" -n 5000
+	bench bw ib_send_bw -s "$s" -n 5000
+	bench bw ib_read_bw -s "$s" -n 5000
+done
+echo
+echo "Side-by-side, $(date -u +%Y-%m-%d), device $dev, kernel $(uname -r), $(nproc) CPUs:"
+cat "$table"
