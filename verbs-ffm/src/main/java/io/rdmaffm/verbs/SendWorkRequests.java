@@ -92,6 +92,28 @@ public final class SendWorkRequests implements AutoCloseable {
         wrs.set(JAVA_LONG, (n - 1) * WR_SIZE + NEXT, 0L);
     }
 
+    /** Bytes work request i carries: the sum of its SGE lengths. */
+    long messageLength(int i) {
+        long base = i * WR_SIZE;
+        int num = wrs.get(JAVA_INT, base + NUM_SGE);
+        long sgeBase = (long) i * maxSge * SGE_SIZE;
+        long total = 0;
+        for (int j = 0; j < num && j < maxSge; j++) {
+            total += Integer.toUnsignedLong(sges.get(JAVA_INT, sgeBase + j * SGE_SIZE + SGE_LENGTH));
+        }
+        return total;
+    }
+
+    /** The first of work requests 0..n-1 that carries more than {@code limit} bytes, or -1 (allocation-free). */
+    int firstLongerThan(int n, int limit) {
+        for (int i = 0; i < n; i++) {
+            if (messageLength(i) > limit) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** Index of the work request that {@code ibv_post_send} rejected, from its bad_wr output. */
     int badIndex() {
         long bad = badWr.get(JAVA_LONG, 0);
