@@ -233,7 +233,12 @@ RDMAFFM_API int rdmaffm_cq_ex_poll(struct ibv_cq_ex *cq, int num_entries, struct
 		w->vendor_err = ibv_wc_read_vendor_err(cq);
 		w->byte_len = ibv_wc_read_byte_len(cq);
 		w->wc_flags = ibv_wc_read_wc_flags(cq);
-		w->imm_data = (w->wc_flags & (IBV_WC_WITH_IMM | IBV_WC_WITH_INV)) ? ibv_wc_read_imm_data(cq) : 0;
+		/*
+		 * Read unconditionally (every provider's reader just loads the CQE field): Soft-RoCE flags
+		 * SEND_WITH_INV with the kernel's IB_WC_WITH_INVALIDATE bit (1 << 2, IBV_WC_IP_CSUM_OK in
+		 * user space), not IBV_WC_WITH_INV, and a test on the flags would lose the invalidated rkey.
+		 */
+		w->imm_data = ibv_wc_read_imm_data(cq);
 		w->qp_num = ibv_wc_read_qp_num(cq);
 		w->src_qp = ibv_wc_read_src_qp(cq);
 		w->pkey_index = 0;

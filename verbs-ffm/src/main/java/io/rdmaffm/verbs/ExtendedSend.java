@@ -28,6 +28,8 @@ public final class ExtendedSend {
     private final MemorySegment qpx;
     private final long enabledOps;
     private boolean inBatch;
+    /** The send flags of the last operation built, for {@link #setInlineData}. */
+    private int lastFlags;
 
     ExtendedSend(QueuePair qp, MemorySegment qpx, long enabledOps) {
         this.qp = qp;
@@ -144,6 +146,7 @@ public final class ExtendedSend {
     /** {@code ibv_wr_send}. */
     public ExtendedSend send(long wrId, int flags) {
         MemorySegment q = builder(ExtendedSendOps.SEND);
+        lastFlags = flags;
         try {
             Shim.rdmaffm_wr_send.invokeExact(q, wrId, flags);
         } catch (Throwable t) {
@@ -155,6 +158,7 @@ public final class ExtendedSend {
     /** {@code ibv_wr_send_imm}; imm in host order. */
     public ExtendedSend sendWithImm(long wrId, int flags, int imm) {
         MemorySegment q = builder(ExtendedSendOps.SEND_WITH_IMM);
+        lastFlags = flags;
         try {
             Shim.rdmaffm_wr_send_imm.invokeExact(q, wrId, flags, Integer.reverseBytes(imm));
         } catch (Throwable t) {
@@ -166,6 +170,7 @@ public final class ExtendedSend {
     /** {@code ibv_wr_send_inv}. */
     public ExtendedSend sendWithInvalidate(long wrId, int flags, int rkey) {
         MemorySegment q = builder(ExtendedSendOps.SEND_WITH_INV);
+        lastFlags = flags;
         try {
             Shim.rdmaffm_wr_send_inv.invokeExact(q, wrId, flags, rkey);
         } catch (Throwable t) {
@@ -177,6 +182,7 @@ public final class ExtendedSend {
     /** {@code ibv_wr_rdma_write}. */
     public ExtendedSend rdmaWrite(long wrId, int flags, int rkey, long remoteAddress) {
         MemorySegment q = builder(ExtendedSendOps.RDMA_WRITE);
+        lastFlags = flags;
         try {
             Shim.rdmaffm_wr_rdma_write.invokeExact(q, wrId, flags, rkey, remoteAddress);
         } catch (Throwable t) {
@@ -188,6 +194,7 @@ public final class ExtendedSend {
     /** {@code ibv_wr_rdma_write_imm}; imm in host order. */
     public ExtendedSend rdmaWriteWithImm(long wrId, int flags, int rkey, long remoteAddress, int imm) {
         MemorySegment q = builder(ExtendedSendOps.RDMA_WRITE_WITH_IMM);
+        lastFlags = flags;
         try {
             Shim.rdmaffm_wr_rdma_write_imm.invokeExact(q, wrId, flags, rkey, remoteAddress, Integer.reverseBytes(imm));
         } catch (Throwable t) {
@@ -199,6 +206,7 @@ public final class ExtendedSend {
     /** {@code ibv_wr_rdma_read}. */
     public ExtendedSend rdmaRead(long wrId, int flags, int rkey, long remoteAddress) {
         MemorySegment q = builder(ExtendedSendOps.RDMA_READ);
+        lastFlags = flags;
         try {
             Shim.rdmaffm_wr_rdma_read.invokeExact(q, wrId, flags, rkey, remoteAddress);
         } catch (Throwable t) {
@@ -210,6 +218,7 @@ public final class ExtendedSend {
     /** {@code ibv_wr_atomic_cmp_swp}. */
     public ExtendedSend atomicCompareAndSwap(long wrId, int flags, int rkey, long remoteAddress, long compare, long swap) {
         MemorySegment q = builder(ExtendedSendOps.ATOMIC_CMP_AND_SWP);
+        lastFlags = flags;
         try {
             Shim.rdmaffm_wr_atomic_cmp_swp.invokeExact(q, wrId, flags, rkey, remoteAddress, compare, swap);
         } catch (Throwable t) {
@@ -221,6 +230,7 @@ public final class ExtendedSend {
     /** {@code ibv_wr_atomic_fetch_add}. */
     public ExtendedSend atomicFetchAndAdd(long wrId, int flags, int rkey, long remoteAddress, long add) {
         MemorySegment q = builder(ExtendedSendOps.ATOMIC_FETCH_AND_ADD);
+        lastFlags = flags;
         try {
             Shim.rdmaffm_wr_atomic_fetch_add.invokeExact(q, wrId, flags, rkey, remoteAddress, add);
         } catch (Throwable t) {
@@ -232,6 +242,7 @@ public final class ExtendedSend {
     /** {@code ibv_wr_local_inv}. */
     public ExtendedSend localInvalidate(long wrId, int flags, int rkey) {
         MemorySegment q = builder(ExtendedSendOps.LOCAL_INV);
+        lastFlags = flags;
         try {
             Shim.rdmaffm_wr_local_inv.invokeExact(q, wrId, flags, rkey);
         } catch (Throwable t) {
@@ -260,6 +271,12 @@ public final class ExtendedSend {
      */
     public ExtendedSend setInlineData(MemorySegment data, long length) {
         MemorySegment q = setter();
+        if ((lastFlags & SendFlags.INLINE) == 0) {
+            abortQuietly();
+            throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber()) + ": build the operation with "
+                    + "SendFlags.INLINE before setInlineData (without it Soft-RoCE completes it with LOC_QP_OP_ERR "
+                    + "and sends nothing); the batch was aborted");
+        }
         if (length < 0 || length > data.byteSize()) {
             abortQuietly();
             throw new IndexOutOfBoundsException("inline length " + length + " outside the " + data.byteSize()

@@ -75,9 +75,17 @@ public final class ProtectionDomain extends NativeObject {
             MemorySegment mr = (MemorySegment) Ibv.ibv_reg_mr_iova2.invokeExact(Downcalls.errnoState(), handle(),
                     segment, segment.byteSize(), segment.address(), accessFlags);
             if (mr.equals(MemorySegment.NULL)) {
-                throw VerbsException.of("ibv_reg_mr", Downcalls.errno(), "device " + context.name() + ", "
-                        + segment.byteSize() + " bytes at 0x" + Long.toHexString(segment.address())
-                        + ", access 0x" + Integer.toHexString(accessFlags));
+                int errno = Downcalls.errno();
+                String what = "device " + context.name() + ", " + segment.byteSize() + " bytes at 0x"
+                        + Long.toHexString(segment.address()) + ", access 0x" + Integer.toHexString(accessFlags);
+                // A kernel whose device has no on-demand paging answers IBV_ACCESS_ON_DEMAND with EINVAL
+                // (ib_uverbs_reg_mr, e.g. Soft-RoCE on Linux 6.1), which reads like a bad argument; say what it is.
+                if ((accessFlags & Access.ON_DEMAND.bit()) != 0 && (context.onDemandPagingCaps() & 1) == 0) {
+                    throw new VerbsUnsupportedException("ibv_reg_mr", errno, what
+                            + ", IBV_ACCESS_ON_DEMAND: the device reports no on-demand paging (odp_caps.general_caps "
+                            + "lacks IBV_ODP_SUPPORT)");
+                }
+                throw VerbsException.of("ibv_reg_mr", errno, what);
             }
             return new MemoryRegion(this, mr.reinterpret(Structs.ibv_mr.byteSize()), segment, owned, accessFlags);
         } catch (RuntimeException | Error e) {

@@ -246,6 +246,10 @@ public final class QueuePair extends NativeObject {
      */
     public void postSend(SendWorkRequests batch, int n) {
         MemorySegment h = handle();
+        QueuePairState known = lastKnownState;
+        if (known == QueuePairState.RESET || known == QueuePairState.INIT || known == QueuePairState.RTR) {
+            refuseSendBeforeRts(n);
+        }
         batch.chain(n);
         int udMax = udMaxMessage;
         if (udMax > 0) {
@@ -264,6 +268,23 @@ public final class QueuePair extends NativeObject {
         if (rc != 0) {
             throw VerbsException.of("ibv_post_send", VerbsException.postErrno(rc), "QP 0x" + Integer.toHexString(qpNumber) + " (" + type
                     + ", last set state " + lastKnownState + "), work request " + batch.badIndex() + " of " + n);
+        }
+    }
+
+    /**
+     * Sends need RTS (or SQD/ERR, where they are flushed). Soft-RoCE's user-space post_send writes the work
+     * request into the mapped send queue before its doorbell reaches the kernel, which refuses a QP below
+     * RTS with EINVAL, but the request stays queued and runs once the QP reaches RTS: a "refused" send
+     * that is sent later. So the binding refuses it before calling the provider. The state the binding last
+     * set or saw says the QP may not be ready; it asks the device (ibv_query_qp, off the data path: only
+     * while the last known state is below RTS), since something else (rdma_cm) may have moved it.
+     */
+    private void refuseSendBeforeRts(int n) {
+        QueuePairState now = state();
+        if (now == QueuePairState.RESET || now == QueuePairState.INIT || now == QueuePairState.RTR) {
+            throw new VerbsException("ibv_post_send", 22 /* EINVAL */, "QP 0x" + Integer.toHexString(qpNumber) + " ("
+                    + type + ") is in " + now + ": sends need RTS; refused before reaching the provider, " + n
+                    + " work request(s) not posted");
         }
     }
 
