@@ -265,6 +265,9 @@ public final class QueuePair extends NativeObject {
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+        if (batch.hasBinds) {
+            batch.afterPosted(rc == 0 ? n : Math.max(0, batch.badIndex()));
+        }
         if (rc != 0) {
             throw VerbsException.of("ibv_post_send", VerbsException.postErrno(rc), "QP 0x" + Integer.toHexString(qpNumber) + " (" + type
                     + ", last set state " + lastKnownState + "), work request " + batch.badIndex() + " of " + n);

@@ -53,6 +53,10 @@ public final class SendWorkRequests implements AutoCloseable {
     private final int size;
     private final int maxSge;
     private final Request[] requests;
+    /** Type 2 windows bound by BIND_MW in each slot, and their new rkeys (see {@link #afterPosted}). */
+    private final MemoryWindow[] boundWindows;
+    private final int[] boundRkeys;
+    boolean hasBinds;
 
     /** {@code size} work requests with up to {@code maxSge} SGEs each. */
     public SendWorkRequests(int size, int maxSge) {
@@ -66,6 +70,8 @@ public final class SendWorkRequests implements AutoCloseable {
         this.sges = arena.allocate(SGE_SIZE * size * maxSge, 64);
         this.badWr = arena.allocate(ADDRESS);
         this.requests = new Request[size];
+        this.boundWindows = new MemoryWindow[size];
+        this.boundRkeys = new int[size];
         for (int i = 0; i < size; i++) {
             requests[i] = new Request(i);
             wrs.set(ADDRESS, i * WR_SIZE + SG_LIST, sges.asSlice(i * maxSge * SGE_SIZE, maxSge * SGE_SIZE));
@@ -90,6 +96,23 @@ public final class SendWorkRequests implements AutoCloseable {
             wrs.set(JAVA_LONG, i * WR_SIZE + NEXT, wrs.address() + (i + 1) * WR_SIZE);
         }
         wrs.set(JAVA_LONG, (n - 1) * WR_SIZE + NEXT, 0L);
+    }
+
+    /**
+     * After work requests 0..k-1 were accepted by ibv_post_send: a BIND_MW among them gave its type 2
+     * window a new rkey. verbs.h leaves {@code ibv_mw.rkey} at the old value for a bind by work request,
+     * but providers read it as the window's current rkey when the next BIND_MW is posted (Soft-RoCE sends
+     * it to the kernel, which refuses a bind whose old rkey does not match), so re-binding an invalidated
+     * window would fail. Record the new rkey there, as Soft-RoCE itself does for type 1 binds ("user has to
+     * undo this if he gets an error wc"). Only runs when a slot was set up with bindMemoryWindow.
+     */
+    void afterPosted(int k) {
+        for (int i = 0; i < k; i++) {
+            MemoryWindow mw = boundWindows[i];
+            if (mw != null && wrs.get(JAVA_INT, i * WR_SIZE + OPCODE) == SendOpcode.BIND_MW.value()) {
+                mw.boundTo(boundRkeys[i]);
+            }
+        }
     }
 
     /** Bytes work request i carries: the sum of its SGE lengths. */
@@ -132,7 +155,10 @@ public final class SendWorkRequests implements AutoCloseable {
         private final long base;
         private final long sgeBase;
 
+        private final int index;
+
         Request(int index) {
+            this.index = index;
             this.base = index * WR_SIZE;
             this.sgeBase = (long) index * maxSge * SGE_SIZE;
         }
@@ -224,9 +250,18 @@ public final class SendWorkRequests implements AutoCloseable {
             return this;
         }
 
-        /** BIND_MW (type 2 windows): bind {@code mw} with a new rkey over part of {@code mr}. */
+        /**
+         * BIND_MW (type 2 windows): bind {@code mw} with a new rkey ({@link MemoryWindow#nextRkey()}) over part
+         * of {@code mr}. Sets num_sge to 0: a bind carries no data, and Soft-RoCE refuses a BIND_MW with SGEs
+         * (EINVAL at post), which a reused slot would otherwise still have. Once posted, the window's
+         * {@link MemoryWindow#rkey()} is {@code newRkey}.
+         */
         public Request bindMemoryWindow(MemoryWindow mw, int newRkey, MemoryRegion mr, long offset, long length, int access) {
             long address = mr.addressOf(offset, length);
+            numSge(0);
+            boundWindows[index] = mw;
+            boundRkeys[index] = newRkey;
+            hasBinds = true;
             wrs.set(ADDRESS, base + BIND_MW, mw.handle());
             wrs.set(JAVA_INT, base + BIND_RKEY, newRkey);
             wrs.set(ADDRESS, base + BIND_MR, mr.handle());

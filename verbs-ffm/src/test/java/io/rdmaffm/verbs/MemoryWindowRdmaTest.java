@@ -111,6 +111,8 @@ class MemoryWindowRdmaTest {
                     .bindMemoryWindow(w2, k2, lb.bufB, 8192, 4096, RW);
             lb.b.postSend(send, 2);
             Loopback.Polled bound = lb.await(2);
+            assertEquals(k1, w1.rkey(), "a posted BIND_MW gives the window its new rkey");
+            assertEquals(k2, w2.rkey());
             for (int i = 0; i < 2; i++) {
                 assertEquals(WorkCompletionStatus.SUCCESS, bound.status[i], bound.toString());
                 assertEquals(WorkCompletionOpcode.BIND_MW, bound.opcode[i]);
@@ -153,8 +155,11 @@ class MemoryWindowRdmaTest {
             assertEquals(WorkCompletionStatus.REM_ACCESS_ERR, write(lb, send, 5, lb.bufB.address() + 8192, 8, k2));
             lb.reconnect();
 
-            // An invalidated type 2 window can be bound again, with the next rkey.
-            int k3 = (k1 & 0xffffff00) | ((k1 + 1) & 0xff);
+            // An invalidated type 2 window can be bound again, with the next rkey. (This needs ibv_mw.rkey to
+            // hold k1: rxe passes it to the kernel as the window's current rkey, and the kernel refuses a bind
+            // whose current rkey does not match; see SendWorkRequests.afterPosted.)
+            int k3 = w1.nextRkey();
+            assertEquals((k1 & 0xffffff00) | ((k1 + 1) & 0xff), k3);
             send.get(0).wrId(63).opcode(SendOpcode.BIND_MW).flags(SendFlags.SIGNALED)
                     .bindMemoryWindow(w1, k3, lb.bufB, 0, 4096, RW);
             lb.b.postSend(send, 1);
