@@ -252,13 +252,15 @@ public final class SendWorkRequests implements AutoCloseable {
 
         /**
          * BIND_MW (type 2 windows): bind {@code mw} with a new rkey ({@link MemoryWindow#nextRkey()}) over part
-         * of {@code mr}. Sets num_sge to 0: a bind carries no data, and Soft-RoCE refuses a BIND_MW with SGEs
-         * (EINVAL at post), which a reused slot would otherwise still have. Once posted, the window's
+         * of {@code mr}. Clears num_sge and imm_data: a bind carries neither, and Soft-RoCE's post_send refuses
+         * a BIND_MW with SGEs or a non-zero imm_data/invalidate_rkey (validate_send_wr: EINVAL), which a slot
+         * reused after a send or an invalidation would otherwise still carry. Once posted, the window's
          * {@link MemoryWindow#rkey()} is {@code newRkey}.
          */
         public Request bindMemoryWindow(MemoryWindow mw, int newRkey, MemoryRegion mr, long offset, long length, int access) {
             long address = mr.addressOf(offset, length);
             numSge(0);
+            wrs.set(JAVA_INT, base + IMM, 0);
             boundWindows[index] = mw;
             boundRkeys[index] = newRkey;
             hasBinds = true;
