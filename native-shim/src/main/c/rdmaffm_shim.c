@@ -210,6 +210,13 @@ RDMAFFM_API void rdmaffm_wr_set_ud_addr(struct ibv_qp_ex *qp, struct ibv_ah *ah,
 /*
  * Drains up to num_entries completions of a CQ_EX into a plain ibv_wc array in one downcall, so Java
  * pays one transition per batch instead of one per field. Returns the count, or a negative errno.
+ *
+ * Each completion is its own start_poll/end_poll pair; ibv_next_poll is not used. Providers disagree on
+ * what an ENOENT from ibv_next_poll means: the man page's loop (and mlx5) still calls ibv_end_poll after
+ * it, but Soft-RoCE's cq_next_poll (rdma-core 44) has already stored the consumer index and dropped the CQ
+ * lock when it returns ENOENT, so the end_poll that follows advances the consumer index past the producer
+ * and unlocks twice: the CQ then hands out stale, zeroed entries (seen on rxe as completions with wr_id 0
+ * and qp_num 0). start_poll, read, end_poll is correct on every provider and costs a lock per entry.
  */
 RDMAFFM_API int rdmaffm_cq_ex_poll(struct ibv_cq_ex *cq, int num_entries, struct ibv_wc *wc)
 {
@@ -217,41 +224,35 @@ RDMAFFM_API int rdmaffm_cq_ex_poll(struct ibv_cq_ex *cq, int num_entries, struct
 	int n = 0;
 	int ret;
 
-	if (num_entries <= 0)
-		return 0;
-	ret = ibv_start_poll(cq, &attr);
-	if (ret == ENOENT)
-		return 0;
-	if (ret)
-		return -ret;
-	for (;;) {
+	while (n < num_entries) {
 		struct ibv_wc *w = &wc[n];
 
+		ret = ibv_start_poll(cq, &attr);
+		if (ret == ENOENT)
+			break;
+		if (ret)
+			return n ? n : -ret;
 		w->wr_id = cq->wr_id;
 		w->status = cq->status;
 		w->opcode = ibv_wc_read_opcode(cq);
 		w->vendor_err = ibv_wc_read_vendor_err(cq);
 		w->byte_len = ibv_wc_read_byte_len(cq);
 		w->wc_flags = ibv_wc_read_wc_flags(cq);
-		w->imm_data = (w->wc_flags & (IBV_WC_WITH_IMM | IBV_WC_WITH_INV)) ? ibv_wc_read_imm_data(cq) : 0;
+		/*
+		 * Read unconditionally (every provider's reader just loads the CQE field): Soft-RoCE flags
+		 * SEND_WITH_INV with the kernel's IB_WC_WITH_INVALIDATE bit (1 << 2, IBV_WC_IP_CSUM_OK in
+		 * user space), not IBV_WC_WITH_INV, and a test on the flags would lose the invalidated rkey.
+		 */
+		w->imm_data = ibv_wc_read_imm_data(cq);
 		w->qp_num = ibv_wc_read_qp_num(cq);
 		w->src_qp = ibv_wc_read_src_qp(cq);
 		w->pkey_index = 0;
 		w->slid = (uint16_t)ibv_wc_read_slid(cq);
 		w->sl = ibv_wc_read_sl(cq);
 		w->dlid_path_bits = ibv_wc_read_dlid_path_bits(cq);
+		ibv_end_poll(cq);
 		n++;
-		if (n == num_entries)
-			break;
-		ret = ibv_next_poll(cq);
-		if (ret == ENOENT)
-			break;
-		if (ret) {
-			ibv_end_poll(cq);
-			return n ? n : -ret;
-		}
 	}
-	ibv_end_poll(cq);
 	return n;
 }
 

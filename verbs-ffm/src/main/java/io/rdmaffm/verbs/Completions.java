@@ -34,8 +34,15 @@ public final class Completions implements AutoCloseable {
     public static final int WITH_IMM = 1 << 1;
     /** IBV_WC_GRH: a UD receive buffer starts with the 40-byte GRH. */
     public static final int GRH = 1 << 0;
-    /** IBV_WC_WITH_INV: invalidatedRkey() is valid. */
+    /**
+     * IBV_WC_WITH_INV: invalidatedRkey() is valid. Soft-RoCE does not set this bit: its kernel writes the
+     * kernel's enum ib_wc_flags into the user CQ, where IB_WC_WITH_INVALIDATE is 1 &lt;&lt; 2, the bit
+     * libibverbs calls IBV_WC_IP_CSUM_OK ({@link #RXE_WITH_INVALIDATE}); it also sets GRH on every receive.
+     * The invalidated rkey itself is reported correctly.
+     */
     public static final int WITH_INV = 1 << 3;
+    /** Where Soft-RoCE reports SEND_WITH_INV on a receive (kernel IB_WC_WITH_INVALIDATE; IBV_WC_IP_CSUM_OK). */
+    public static final int RXE_WITH_INVALIDATE = 1 << 2;
 
     private final Arena arena;
     final MemorySegment array;

@@ -247,6 +247,23 @@ public final class Context extends NativeObject {
         }
     }
 
+    /**
+     * odp_caps.general_caps of {@code ibv_query_device_ex}: bit 0 (IBV_ODP_SUPPORT) says the device can
+     * register on-demand-paging memory. 0 when the query fails.
+     */
+    long onDemandPagingCaps() {
+        StructLayout l = Structs.ibv_device_attr_ex;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(l);
+            int rc = (int) Shim.rdmaffm_query_device_ex.invokeExact(Downcalls.errnoState(), handle(), a);
+            return rc == 0 ? a.get(JAVA_LONG, Structs.offset(l, "odp_caps.general_caps")) : 0;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
     /** Port numbers of this device: 1..phys_port_cnt. */
     public int portCount() {
         return queryDevice().physicalPortCount();

@@ -8,14 +8,33 @@ import java.lang.foreign.MemorySegment;
  * The extended send API of a QP ({@code ibv_wr_start}, {@code ibv_wr_*}, {@code ibv_wr_complete}): build
  * a batch of operations between {@link #start()} and {@link #complete()}, each followed by its data
  * ({@link #setSge}, {@link #setInlineData} or {@link #setUdAddress} for UD). Allocation-free; one thread.
+ *
+ * <p>Guards (each a Java exception instead of a crash or a hang, checked with a field read):
+ * <ul>
+ * <li>Only operations enabled with {@link QueuePairInit#extendedSendOps(long)} ({@link ExtendedSendOps}) can
+ * be built: providers leave the other {@code ibv_wr_*} pointers NULL (Soft-RoCE's {@code set_qp_send_ops}
+ * does), and calling one would kill the JVM with SIGSEGV.
+ * <li>Builders and setters need an open batch, and {@link #start()} refuses a second batch: on Soft-RoCE
+ * {@code ibv_wr_start} takes the send queue's spinlock, which only {@code ibv_wr_complete}/{@code _abort}
+ * release, so a second start on the same thread would spin forever.
+ * <li>When a guard rejects a call inside a batch, the batch is aborted first (releasing that lock), so the
+ * QP stays usable.
+ * <li>On a UD QP, an SGE or inline data longer than the port MTU is refused: the device would drop such a
+ * message without any error (IBTA C10-93.1.1; see {@link QueuePair#postSend}).
+ * </ul>
  */
 public final class ExtendedSend {
     private final QueuePair qp;
     private final MemorySegment qpx;
+    private final long enabledOps;
+    private boolean inBatch;
+    /** The send flags of the last operation built, for {@link #setInlineData}. */
+    private int lastFlags;
 
-    ExtendedSend(QueuePair qp, MemorySegment qpx) {
+    ExtendedSend(QueuePair qp, MemorySegment qpx, long enabledOps) {
         this.qp = qp;
         this.qpx = qpx;
+        this.enabledOps = enabledOps;
     }
 
     private MemorySegment qpx() {
@@ -23,41 +42,113 @@ public final class ExtendedSend {
         return qpx;
     }
 
-    /** {@code ibv_wr_start}. */
-    public void start() {
-        try {
-            Shim.rdmaffm_wr_start.invokeExact(qpx());
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+    /** The IBV_QP_EX_WITH_* operations this QP was created with. */
+    public long enabledOperations() {
+        return enabledOps;
+    }
+
+    /** True between {@link #start()} and {@link #complete()} / {@link #abort()}. */
+    public boolean inBatch() {
+        return inBatch;
+    }
+
+    /** A builder may run: a batch is open and its operation was enabled at creation. */
+    private MemorySegment builder(long op) {
+        MemorySegment q = qpx();
+        if (!inBatch) {
+            throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber())
+                    + ": call start() before building a work request");
+        }
+        if ((enabledOps & op) == 0) {
+            abortQuietly();
+            throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber()) + " was created without "
+                    + ExtendedSendOps.name(op) + " (QueuePairInit.extendedSendOps); the batch was aborted");
+        }
+        return q;
+    }
+
+    /** A setter may run: a batch is open. */
+    private MemorySegment setter() {
+        MemorySegment q = qpx();
+        if (!inBatch) {
+            throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber())
+                    + ": call start() and a builder before setting its data");
+        }
+        return q;
+    }
+
+    private void checkUdLength(long length) {
+        int max = qp.udMaxMessage();
+        if (max > 0 && length > max) {
+            abortQuietly();
+            throw QueuePair.udTooLong(qp, length, max, "the batch was aborted");
         }
     }
 
-    /** {@code ibv_wr_complete}: posts the batch; throws if the provider rejected it. */
-    public void complete() {
-        int rc;
+    /** {@code ibv_wr_start}. */
+    public void start() {
+        MemorySegment q = qpx();
+        if (inBatch) {
+            throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber())
+                    + ": a batch is already open; complete() or abort() it first");
+        }
         try {
-            rc = (int) Shim.rdmaffm_wr_complete.invokeExact(qpx());
+            Shim.rdmaffm_wr_start.invokeExact(q);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+        inBatch = true;
+    }
+
+    /** {@code ibv_wr_complete}: posts the batch; throws if the provider rejected it (nothing is posted then). */
+    public void complete() {
+        MemorySegment q = qpx();
+        if (!inBatch) {
+            throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber()) + ": no batch to complete");
+        }
+        int rc;
+        try {
+            rc = (int) Shim.rdmaffm_wr_complete.invokeExact(q);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        inBatch = false;
         if (rc != 0) {
             throw VerbsException.of("ibv_wr_complete", rc, "QP 0x" + Integer.toHexString(qp.qpNumber()));
         }
     }
 
-    /** {@code ibv_wr_abort}: drops the batch being built. */
+    /** {@code ibv_wr_abort}: drops the batch being built. Does nothing when no batch is open. */
     public void abort() {
+        MemorySegment q = qpx();
+        if (!inBatch) {
+            return;
+        }
         try {
-            Shim.rdmaffm_wr_abort.invokeExact(qpx());
+            Shim.rdmaffm_wr_abort.invokeExact(q);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
+        }
+        inBatch = false;
+    }
+
+    private void abortQuietly() {
+        if (inBatch) {
+            try {
+                Shim.rdmaffm_wr_abort.invokeExact(qpx);
+            } catch (Throwable ignored) {
+                // the guard's own exception is the one to report
+            }
+            inBatch = false;
         }
     }
 
     /** {@code ibv_wr_send}. */
     public ExtendedSend send(long wrId, int flags) {
+        MemorySegment q = builder(ExtendedSendOps.SEND);
+        lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_send.invokeExact(qpx(), wrId, flags);
+            Shim.rdmaffm_wr_send.invokeExact(q, wrId, flags);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -66,8 +157,10 @@ public final class ExtendedSend {
 
     /** {@code ibv_wr_send_imm}; imm in host order. */
     public ExtendedSend sendWithImm(long wrId, int flags, int imm) {
+        MemorySegment q = builder(ExtendedSendOps.SEND_WITH_IMM);
+        lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_send_imm.invokeExact(qpx(), wrId, flags, Integer.reverseBytes(imm));
+            Shim.rdmaffm_wr_send_imm.invokeExact(q, wrId, flags, Integer.reverseBytes(imm));
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -76,8 +169,10 @@ public final class ExtendedSend {
 
     /** {@code ibv_wr_send_inv}. */
     public ExtendedSend sendWithInvalidate(long wrId, int flags, int rkey) {
+        MemorySegment q = builder(ExtendedSendOps.SEND_WITH_INV);
+        lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_send_inv.invokeExact(qpx(), wrId, flags, rkey);
+            Shim.rdmaffm_wr_send_inv.invokeExact(q, wrId, flags, rkey);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -86,8 +181,10 @@ public final class ExtendedSend {
 
     /** {@code ibv_wr_rdma_write}. */
     public ExtendedSend rdmaWrite(long wrId, int flags, int rkey, long remoteAddress) {
+        MemorySegment q = builder(ExtendedSendOps.RDMA_WRITE);
+        lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_rdma_write.invokeExact(qpx(), wrId, flags, rkey, remoteAddress);
+            Shim.rdmaffm_wr_rdma_write.invokeExact(q, wrId, flags, rkey, remoteAddress);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -96,8 +193,10 @@ public final class ExtendedSend {
 
     /** {@code ibv_wr_rdma_write_imm}; imm in host order. */
     public ExtendedSend rdmaWriteWithImm(long wrId, int flags, int rkey, long remoteAddress, int imm) {
+        MemorySegment q = builder(ExtendedSendOps.RDMA_WRITE_WITH_IMM);
+        lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_rdma_write_imm.invokeExact(qpx(), wrId, flags, rkey, remoteAddress, Integer.reverseBytes(imm));
+            Shim.rdmaffm_wr_rdma_write_imm.invokeExact(q, wrId, flags, rkey, remoteAddress, Integer.reverseBytes(imm));
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -106,8 +205,10 @@ public final class ExtendedSend {
 
     /** {@code ibv_wr_rdma_read}. */
     public ExtendedSend rdmaRead(long wrId, int flags, int rkey, long remoteAddress) {
+        MemorySegment q = builder(ExtendedSendOps.RDMA_READ);
+        lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_rdma_read.invokeExact(qpx(), wrId, flags, rkey, remoteAddress);
+            Shim.rdmaffm_wr_rdma_read.invokeExact(q, wrId, flags, rkey, remoteAddress);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -116,8 +217,10 @@ public final class ExtendedSend {
 
     /** {@code ibv_wr_atomic_cmp_swp}. */
     public ExtendedSend atomicCompareAndSwap(long wrId, int flags, int rkey, long remoteAddress, long compare, long swap) {
+        MemorySegment q = builder(ExtendedSendOps.ATOMIC_CMP_AND_SWP);
+        lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_atomic_cmp_swp.invokeExact(qpx(), wrId, flags, rkey, remoteAddress, compare, swap);
+            Shim.rdmaffm_wr_atomic_cmp_swp.invokeExact(q, wrId, flags, rkey, remoteAddress, compare, swap);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -126,8 +229,10 @@ public final class ExtendedSend {
 
     /** {@code ibv_wr_atomic_fetch_add}. */
     public ExtendedSend atomicFetchAndAdd(long wrId, int flags, int rkey, long remoteAddress, long add) {
+        MemorySegment q = builder(ExtendedSendOps.ATOMIC_FETCH_AND_ADD);
+        lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_atomic_fetch_add.invokeExact(qpx(), wrId, flags, rkey, remoteAddress, add);
+            Shim.rdmaffm_wr_atomic_fetch_add.invokeExact(q, wrId, flags, rkey, remoteAddress, add);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -136,8 +241,10 @@ public final class ExtendedSend {
 
     /** {@code ibv_wr_local_inv}. */
     public ExtendedSend localInvalidate(long wrId, int flags, int rkey) {
+        MemorySegment q = builder(ExtendedSendOps.LOCAL_INV);
+        lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_local_inv.invokeExact(qpx(), wrId, flags, rkey);
+            Shim.rdmaffm_wr_local_inv.invokeExact(q, wrId, flags, rkey);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -146,18 +253,38 @@ public final class ExtendedSend {
 
     /** {@code ibv_wr_set_sge}: the data of the operation just built. */
     public ExtendedSend setSge(int lkey, long address, int length) {
+        MemorySegment q = setter();
+        checkUdLength(Integer.toUnsignedLong(length));
         try {
-            Shim.rdmaffm_wr_set_sge.invokeExact(qpx(), lkey, address, length);
+            Shim.rdmaffm_wr_set_sge.invokeExact(q, lkey, address, length);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
         return this;
     }
 
-    /** {@code ibv_wr_set_inline_data}: copy {@code length} bytes at {@code address} into the WQE. */
+    /**
+     * {@code ibv_wr_set_inline_data}: copy {@code length} bytes of {@code data} into the WQE. Build the
+     * operation with {@link SendFlags#INLINE} in its flags: Soft-RoCE's {@code wr_set_inline_data} copies the
+     * bytes but leaves the send flags alone, and its kernel side only reads inline bytes when IBV_SEND_INLINE
+     * is set.
+     */
     public ExtendedSend setInlineData(MemorySegment data, long length) {
+        MemorySegment q = setter();
+        if ((lastFlags & SendFlags.INLINE) == 0) {
+            abortQuietly();
+            throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber()) + ": build the operation with "
+                    + "SendFlags.INLINE before setInlineData (without it Soft-RoCE completes it with LOC_QP_OP_ERR "
+                    + "and sends nothing); the batch was aborted");
+        }
+        if (length < 0 || length > data.byteSize()) {
+            abortQuietly();
+            throw new IndexOutOfBoundsException("inline length " + length + " outside the " + data.byteSize()
+                    + "-byte segment; the batch was aborted");
+        }
+        checkUdLength(length);
         try {
-            Shim.rdmaffm_wr_set_inline_data.invokeExact(qpx(), data, length);
+            Shim.rdmaffm_wr_set_inline_data.invokeExact(q, data, length);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -166,8 +293,9 @@ public final class ExtendedSend {
 
     /** {@code ibv_wr_set_ud_addr}. */
     public ExtendedSend setUdAddress(AddressHandle ah, int remoteQpn, int remoteQkey) {
+        MemorySegment q = setter();
         try {
-            Shim.rdmaffm_wr_set_ud_addr.invokeExact(qpx(), ah.handle(), remoteQpn, remoteQkey);
+            Shim.rdmaffm_wr_set_ud_addr.invokeExact(q, ah.handle(), remoteQpn, remoteQkey);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }

@@ -46,7 +46,11 @@ public final class MemoryWindow extends NativeObject {
         return type;
     }
 
-    /** The current rkey (changes with every bind). */
+    /**
+     * The current rkey (changes with every bind): set by {@code ibv_bind_mw} for type 1, and for type 2 by
+     * the binding when a BIND_MW work request built with
+     * {@link SendWorkRequests.Request#bindMemoryWindow} is posted.
+     */
     public int rkey() {
         return handle().get(JAVA_INT, Structs.offset(Structs.ibv_mw, "rkey"));
     }
@@ -58,6 +62,11 @@ public final class MemoryWindow extends NativeObject {
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+    }
+
+    /** A BIND_MW work request with this window was posted: providers take ibv_mw.rkey as the current rkey. */
+    void boundTo(int newRkey) {
+        handle().set(JAVA_INT, Structs.offset(Structs.ibv_mw, "rkey"), newRkey);
     }
 
     int bindType1(QueuePair qp, long wrId, int sendFlags, MemoryRegion mr, long offset, long length, int access) {

@@ -75,11 +75,50 @@ public final class ProtectionDomain extends NativeObject {
             MemorySegment mr = (MemorySegment) Ibv.ibv_reg_mr_iova2.invokeExact(Downcalls.errnoState(), handle(),
                     segment, segment.byteSize(), segment.address(), accessFlags);
             if (mr.equals(MemorySegment.NULL)) {
-                throw VerbsException.of("ibv_reg_mr", Downcalls.errno(), "device " + context.name() + ", "
-                        + segment.byteSize() + " bytes at 0x" + Long.toHexString(segment.address())
-                        + ", access 0x" + Integer.toHexString(accessFlags));
+                int errno = Downcalls.errno();
+                String what = "device " + context.name() + ", " + segment.byteSize() + " bytes at 0x"
+                        + Long.toHexString(segment.address()) + ", access 0x" + Integer.toHexString(accessFlags);
+                // A kernel whose device has no on-demand paging answers IBV_ACCESS_ON_DEMAND with EINVAL
+                // (ib_uverbs_reg_mr, e.g. Soft-RoCE on Linux 6.1), which reads like a bad argument; say what it is.
+                if ((accessFlags & Access.ON_DEMAND.bit()) != 0 && (context.onDemandPagingCaps() & 1) == 0) {
+                    throw new VerbsUnsupportedException("ibv_reg_mr", errno, what
+                            + ", IBV_ACCESS_ON_DEMAND: the device reports no on-demand paging (odp_caps.general_caps "
+                            + "lacks IBV_ODP_SUPPORT)");
+                }
+                throw VerbsException.of("ibv_reg_mr", errno, what);
             }
             return new MemoryRegion(this, mr.reinterpret(Structs.ibv_mr.byteSize()), segment, owned, accessFlags);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * Registers device memory exported as a dma-buf ({@code ibv_reg_dmabuf_mr}): {@code length} bytes at
+     * {@code offset} of the dma-buf {@code fd}, addressed by peers at {@code iova}. The region's
+     * {@link MemoryRegion#segment()} only describes the iova range (for {@link MemoryRegion#addressOf}); it
+     * is not host memory and must not be read or written. Providers without dma-buf support (Soft-RoCE among
+     * them) fail with EOPNOTSUPP: a {@link VerbsUnsupportedException}; so does an rdma-core older than 34,
+     * which lacks the verb.
+     */
+    public MemoryRegion registerDmabuf(long offset, long length, long iova, int fd, int accessFlags) {
+        if (length <= 0) {
+            throw new IllegalArgumentException("region size must be positive, not " + length);
+        }
+        String what = "device " + context.name() + ", dma-buf fd " + fd + ", " + length + " bytes at offset " + offset;
+        try {
+            MemorySegment mr = (MemorySegment) Ibv.ibv_reg_dmabuf_mr.invokeExact(Downcalls.errnoState(), handle(),
+                    offset, length, iova, fd, accessFlags);
+            if (mr.equals(MemorySegment.NULL)) {
+                throw VerbsException.of("ibv_reg_dmabuf_mr", Downcalls.errno(), what);
+            }
+            return new MemoryRegion(this, mr.reinterpret(Structs.ibv_mr.byteSize()),
+                    MemorySegment.ofAddress(iova).reinterpret(length), null, accessFlags);
+        } catch (UnsupportedOperationException e) {
+            throw new VerbsUnsupportedException("ibv_reg_dmabuf_mr", VerbsException.ENOSYS,
+                    what + ", not in this rdma-core release");
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

@@ -32,6 +32,13 @@ public final class QueuePair extends NativeObject {
     private final ExtendedSend extendedSend;
     private final Runnable externalDestroy;
     private QueuePairState lastKnownState = QueuePairState.RESET;
+    /**
+     * For UD: the largest message the port carries (its active MTU, read when the QP is bound to a port),
+     * 0 until then and for RC/UC. A longer UD send is not an error for the device: IBTA C10-93.1.1 says the
+     * HCA sends no packet and reports no error, and Soft-RoCE completes it with IBV_WC_SUCCESS while nothing
+     * arrives. postSend checks it so the caller gets an exception instead of a silent drop.
+     */
+    private volatile int udMaxMessage;
 
     private QueuePair(ProtectionDomain pd, QueuePairInit init, MemorySegment handle, int maxInline, MemorySegment qpx,
                       Runnable externalDestroy) {
@@ -44,7 +51,7 @@ public final class QueuePair extends NativeObject {
         this.srq = init.srq;
         this.qpNumber = handle.get(JAVA_INT, Structs.offset(Structs.ibv_qp, "qp_num"));
         this.maxInlineData = maxInline;
-        this.extendedSend = qpx == null ? null : new ExtendedSend(this, qpx);
+        this.extendedSend = qpx == null ? null : new ExtendedSend(this, qpx, init.sendOps);
         // The QP uses its CQs and SRQ: they must outlive it.
         init.sendCq.pin(this);
         if (init.recvCq != init.sendCq) {
@@ -191,6 +198,9 @@ public final class QueuePair extends NativeObject {
             if (attributes.state != null) {
                 lastKnownState = attributes.state;
             }
+            if (type == QueuePairType.UD && (attributes.mask() & Constants.IBV_QP_PORT) != 0) {
+                udMaxMessage = pd.context().queryPort(attributes.port).activeMtu().bytes();
+            }
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -263,26 +273,70 @@ public final class QueuePair extends NativeObject {
         modify(new QueuePairAttributes().state(QueuePairState.RESET));
     }
 
+    /** For UD QPs bound to a port: the largest message, the port's active MTU in bytes; else 0. */
+    int udMaxMessage() {
+        return udMaxMessage;
+    }
+
+    static IllegalArgumentException udTooLong(QueuePair qp, long length, int max, String what) {
+        return new IllegalArgumentException("UD QP 0x" + Integer.toHexString(qp.qpNumber) + ": a " + length
+                + "-byte message exceeds the port MTU of " + max + " bytes; the device would drop it without an "
+                + "error (IBTA C10-93.1.1)" + (what.isEmpty() ? "" : "; " + what));
+    }
+
     /**
      * Posts work requests 0..n-1 of the batch as one list ({@code ibv_post_send}). Throws
      * {@link VerbsException} when the provider rejects one (wrong QP state, queue full, bad opcode for the
-     * QP type); the message names its index.
+     * QP type); the message names its index. On a UD QP, a message longer than the port MTU is refused with
+     * {@link IllegalArgumentException} before anything is posted (the device would drop it silently).
      */
     public void postSend(SendWorkRequests batch, int n) {
         MemorySegment h = handle();
+        QueuePairState known = lastKnownState;
+        if (known == QueuePairState.RESET || known == QueuePairState.INIT || known == QueuePairState.RTR) {
+            refuseSendBeforeRts(n);
+        }
         batch.chain(n);
+        int udMax = udMaxMessage;
+        if (udMax > 0) {
+            int bad = batch.firstLongerThan(n, udMax);
+            if (bad >= 0) {
+                throw udTooLong(this, batch.messageLength(bad), udMax, "work request " + bad + " of " + n
+                        + ", nothing was posted");
+            }
+        }
         int rc;
         try {
             rc = (int) Shim.rdmaffm_post_send.invokeExact(h, batch.wrs, batch.badWr);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+        if (batch.hasBinds) {
+            batch.afterPosted(rc == 0 ? n : Math.max(0, batch.badIndex()));
+        }
         if (rc != 0) {
             // Providers that refuse the whole list (e.g. wrong QP state) leave bad_wr unset.
             int bad = batch.badIndex();
-            throw VerbsException.of("ibv_post_send", rc, "QP 0x" + Integer.toHexString(qpNumber) + " (" + type
-                    + ", last set state " + lastKnownState + ")" + (bad >= 0 ? ", work request " + bad + " of " + n
-                    : ", " + n + " work request(s)"));
+            throw VerbsException.of("ibv_post_send", VerbsException.postErrno(rc), "QP 0x"
+                    + Integer.toHexString(qpNumber) + " (" + type + ", last set state " + lastKnownState + ")"
+                    + (bad >= 0 ? ", work request " + bad + " of " + n : ", " + n + " work request(s)"));
+        }
+    }
+
+    /**
+     * Sends need RTS (or SQD/ERR, where they are flushed). Soft-RoCE's user-space post_send writes the work
+     * request into the mapped send queue before its doorbell reaches the kernel, which refuses a QP below
+     * RTS with EINVAL, but the request stays queued and runs once the QP reaches RTS: a "refused" send
+     * that is sent later. So the binding refuses it before calling the provider. The state the binding last
+     * set or saw says the QP may not be ready; it asks the device (ibv_query_qp, off the data path: only
+     * while the last known state is below RTS), since something else (rdma_cm) may have moved it.
+     */
+    private void refuseSendBeforeRts(int n) {
+        QueuePairState now = state();
+        if (now == QueuePairState.RESET || now == QueuePairState.INIT || now == QueuePairState.RTR) {
+            throw new VerbsException("ibv_post_send", 22 /* EINVAL */, "QP 0x" + Integer.toHexString(qpNumber) + " ("
+                    + type + ") is in " + now + ": sends need RTS; refused before reaching the provider, " + n
+                    + " work request(s) not posted");
         }
     }
 
@@ -306,7 +360,7 @@ public final class QueuePair extends NativeObject {
             throw new IllegalStateException(t);
         }
         if (rc != 0) {
-            throw VerbsException.of("ibv_post_recv", rc, "QP 0x" + Integer.toHexString(qpNumber) + " (" + type
+            throw VerbsException.of("ibv_post_recv", VerbsException.postErrno(rc), "QP 0x" + Integer.toHexString(qpNumber) + " (" + type
                     + ", last set state " + lastKnownState + ")");
         }
     }

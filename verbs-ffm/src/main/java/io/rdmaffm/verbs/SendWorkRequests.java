@@ -53,6 +53,10 @@ public final class SendWorkRequests implements AutoCloseable {
     private final int size;
     private final int maxSge;
     private final Request[] requests;
+    /** Type 2 windows bound by BIND_MW in each slot, and their new rkeys (see {@link #afterPosted}). */
+    private final MemoryWindow[] boundWindows;
+    private final int[] boundRkeys;
+    boolean hasBinds;
 
     /** {@code size} work requests with up to {@code maxSge} SGEs each. */
     public SendWorkRequests(int size, int maxSge) {
@@ -66,6 +70,8 @@ public final class SendWorkRequests implements AutoCloseable {
         this.sges = arena.allocate(SGE_SIZE * size * maxSge, 64);
         this.badWr = arena.allocate(ADDRESS);
         this.requests = new Request[size];
+        this.boundWindows = new MemoryWindow[size];
+        this.boundRkeys = new int[size];
         for (int i = 0; i < size; i++) {
             requests[i] = new Request(i);
             wrs.set(ADDRESS, i * WR_SIZE + SG_LIST, sges.asSlice(i * maxSge * SGE_SIZE, maxSge * SGE_SIZE));
@@ -94,6 +100,45 @@ public final class SendWorkRequests implements AutoCloseable {
         badWr.set(JAVA_LONG, 0, 0L);
     }
 
+    /**
+     * After work requests 0..k-1 were accepted by ibv_post_send: a BIND_MW among them gave its type 2
+     * window a new rkey. verbs.h leaves {@code ibv_mw.rkey} at the old value for a bind by work request,
+     * but providers read it as the window's current rkey when the next BIND_MW is posted (Soft-RoCE sends
+     * it to the kernel, which refuses a bind whose old rkey does not match), so re-binding an invalidated
+     * window would fail. Record the new rkey there, as Soft-RoCE itself does for type 1 binds ("user has to
+     * undo this if he gets an error wc"). Only runs when a slot was set up with bindMemoryWindow.
+     */
+    void afterPosted(int k) {
+        for (int i = 0; i < k; i++) {
+            MemoryWindow mw = boundWindows[i];
+            if (mw != null && wrs.get(JAVA_INT, i * WR_SIZE + OPCODE) == SendOpcode.BIND_MW.value()) {
+                mw.boundTo(boundRkeys[i]);
+            }
+        }
+    }
+
+    /** Bytes work request i carries: the sum of its SGE lengths. */
+    long messageLength(int i) {
+        long base = i * WR_SIZE;
+        int num = wrs.get(JAVA_INT, base + NUM_SGE);
+        long sgeBase = (long) i * maxSge * SGE_SIZE;
+        long total = 0;
+        for (int j = 0; j < num && j < maxSge; j++) {
+            total += Integer.toUnsignedLong(sges.get(JAVA_INT, sgeBase + j * SGE_SIZE + SGE_LENGTH));
+        }
+        return total;
+    }
+
+    /** The first of work requests 0..n-1 that carries more than {@code limit} bytes, or -1 (allocation-free). */
+    int firstLongerThan(int n, int limit) {
+        for (int i = 0; i < n; i++) {
+            if (messageLength(i) > limit) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** Index of the work request that {@code ibv_post_send} rejected, from its bad_wr output. */
     int badIndex() {
         long bad = badWr.get(JAVA_LONG, 0);
@@ -112,7 +157,10 @@ public final class SendWorkRequests implements AutoCloseable {
         private final long base;
         private final long sgeBase;
 
+        private final int index;
+
         Request(int index) {
+            this.index = index;
             this.base = index * WR_SIZE;
             this.sgeBase = (long) index * maxSge * SGE_SIZE;
         }
@@ -204,9 +252,20 @@ public final class SendWorkRequests implements AutoCloseable {
             return this;
         }
 
-        /** BIND_MW (type 2 windows): bind {@code mw} with a new rkey over part of {@code mr}. */
+        /**
+         * BIND_MW (type 2 windows): bind {@code mw} with a new rkey ({@link MemoryWindow#nextRkey()}) over part
+         * of {@code mr}. Clears num_sge and imm_data: a bind carries neither, and Soft-RoCE's post_send refuses
+         * a BIND_MW with SGEs or a non-zero imm_data/invalidate_rkey (validate_send_wr: EINVAL), which a slot
+         * reused after a send or an invalidation would otherwise still carry. Once posted, the window's
+         * {@link MemoryWindow#rkey()} is {@code newRkey}.
+         */
         public Request bindMemoryWindow(MemoryWindow mw, int newRkey, MemoryRegion mr, long offset, long length, int access) {
             long address = mr.addressOf(offset, length);
+            numSge(0);
+            wrs.set(JAVA_INT, base + IMM, 0);
+            boundWindows[index] = mw;
+            boundRkeys[index] = newRkey;
+            hasBinds = true;
             wrs.set(ADDRESS, base + BIND_MW, mw.handle());
             wrs.set(JAVA_INT, base + BIND_RKEY, newRkey);
             wrs.set(ADDRESS, base + BIND_MR, mr.handle());

@@ -55,7 +55,7 @@ public final class SharedReceiveQueue extends NativeObject {
             throw new IllegalStateException(t);
         }
         if (rc != 0) {
-            throw VerbsException.of("ibv_post_srq_recv", rc, "device " + pd.context().name());
+            throw VerbsException.of("ibv_post_srq_recv", VerbsException.postErrno(rc), "device " + pd.context().name());
         }
     }
 

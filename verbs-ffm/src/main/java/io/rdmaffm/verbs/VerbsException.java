@@ -70,6 +70,15 @@ public class VerbsException extends RuntimeException {
     static final int EOPNOTSUPP = 95;
     static final int EPROTONOSUPPORT = 93;
 
+    /**
+     * The errno in a post verb's return value. verbs.h documents an errno value, but providers differ:
+     * Soft-RoCE's user-space post_recv/post_srq_recv/post_send return it negated (-ENOMEM for a full queue,
+     * -EINVAL for too many SGEs) while its doorbell path returns it positive. Either way the magnitude is it.
+     */
+    static int postErrno(int rc) {
+        return rc < 0 ? -rc : rc;
+    }
+
     /** The right subtype for an errno: "unsupported" for EOPNOTSUPP, ENOSYS and EPROTONOSUPPORT. */
     static VerbsException of(String verb, int errno, String context) {
         if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EPROTONOSUPPORT) {

@@ -14,8 +14,19 @@ final class Loopback implements AutoCloseable {
     static final int PORT = 1;
     static final int QKEY = 0x11111111;
 
+    /** What kind of completion queue both QPs share. */
+    enum CqKind {
+        /** ibv_create_cq, busy-polled. */
+        PLAIN,
+        /** ibv_create_cq on a completion channel ({@link #channel}). */
+        CHANNEL,
+        /** ibv_create_cq_ex, polled through start/next/end_poll. */
+        EXTENDED
+    }
+
     final Context ctx;
     final ProtectionDomain pd;
+    final CompletionChannel channel;
     final CompletionQueue cq;
     final QueuePair a;
     final QueuePair b;
@@ -26,26 +37,57 @@ final class Loopback implements AutoCloseable {
     private final List<AutoCloseable> extra = new ArrayList<>();
 
     Loopback(QueuePairType type, long bufferBytes, long extendedSendOps) {
+        this(type, bufferBytes, extendedSendOps, CqKind.PLAIN, true);
+    }
+
+    /** With {@code connect} false both QPs stay in RESET, for tests that walk the state machine themselves. */
+    Loopback(QueuePairType type, long bufferBytes, long extendedSendOps, CqKind cqKind, boolean connect) {
         ctx = Context.open(RdmaTestDevice.name());
         gid = ctx.queryGid(PORT, RdmaTestDevice.gidIndex());
         pd = ctx.allocateProtectionDomain();
-        cq = ctx.createCompletionQueue(256);
+        channel = cqKind == CqKind.CHANNEL ? ctx.createCompletionChannel() : null;
+        cq = cqKind == CqKind.EXTENDED ? ctx.createExtendedCompletionQueue(256, null, 0)
+                : ctx.createCompletionQueue(256, channel, 0);
         a = pd.createQueuePair(init(type, extendedSendOps));
         b = pd.createQueuePair(init(type, extendedSendOps));
         int access = Access.mask(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC,
                 Access.MW_BIND);
         bufA = pd.allocateRegion(bufferBytes, access);
         bufB = pd.allocateRegion(bufferBytes, access);
-        if (type == QueuePairType.UD) {
+        if (connect) {
+            connectBoth();
+        }
+    }
+
+    /** Brings both QPs from RESET to RTS, connected to each other (RC/UC) or ready for UD sends. */
+    void connectBoth() {
+        if (a.type() == QueuePairType.UD) {
             for (QueuePair q : List.of(a, b)) {
                 q.modify(QueuePairAttributes.initUd(PORT, QKEY));
                 q.modify(new QueuePairAttributes().state(QueuePairState.RTR));
                 q.modify(QueuePairAttributes.rts(0));
             }
         } else {
-            connect(a, b, type);
-            connect(b, a, type);
+            connect(a, b, a.type());
+            connect(b, a, b.type());
         }
+    }
+
+    /** Recovery after an error: both QPs back to RESET, then connected again. */
+    void reconnect() {
+        a.reset();
+        b.reset();
+        connectBoth();
+    }
+
+    /** A QP of this loopback's kind on the shared CQ, kept (closed with the loopback). */
+    QueuePair extraQueuePair(QueuePairType type, SharedReceiveQueue srq) {
+        QueuePairInit init = new QueuePairInit(type, cq, cq).maxSendWr(64).maxRecvWr(64).maxSendSge(4).maxRecvSge(4)
+                .maxInlineData(64);
+        if (srq != null) {
+            init.sharedReceiveQueue(srq);
+        }
+        return keep(pd.createQueuePair(init));
     }
 
     private QueuePairInit init(QueuePairType type, long extendedSendOps) {
@@ -57,7 +99,8 @@ final class Loopback implements AutoCloseable {
         return new AddressVector().port(PORT).global(gid.gid(), gid.index());
     }
 
-    private void connect(QueuePair self, QueuePair peer, QueuePairType type) {
+    /** RESET→INIT→RTR→RTS for one side of an RC/UC connection (PSNs 0x1000, ACK timeout 14, 7 retries). */
+    void connect(QueuePair self, QueuePair peer, QueuePairType type) {
         int remoteAccess = Access.mask(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
         self.modify(QueuePairAttributes.init(PORT, type == QueuePairType.UC ? Access.mask(Access.REMOTE_WRITE) : remoteAccess));
         if (type == QueuePairType.RC) {
@@ -76,10 +119,15 @@ final class Loopback implements AutoCloseable {
 
     /** Busy-polls until {@code n} completions arrived (returned in order in wrIds/statuses) or 10 s passed. */
     Polled await(int n) {
+        return await(cq, n);
+    }
+
+    /** Like {@link #await(int)} on another CQ. */
+    Polled await(CompletionQueue queue, int n) {
         Polled p = new Polled(n);
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (p.count < n) {
-            int got = cq.poll(wc);
+            int got = queue.poll(wc);
             for (int i = 0; i < got; i++) {
                 p.add(wc, i);
             }
@@ -91,7 +139,21 @@ final class Loopback implements AutoCloseable {
     }
 
     void expectNothingMore() {
-        assertEquals(0, cq.poll(wc), "unexpected extra completion");
+        int n = cq.poll(wc);
+        assertEquals(0, n, n == 0 ? "" : "unexpected extra completion: " + wc.describe(0));
+    }
+
+    /** Polls whatever arrives within {@code millis} (for checking that nothing, or something extra, came). */
+    Polled collect(long millis) {
+        Polled p = new Polled(64);
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        while (System.nanoTime() < deadline) {
+            int got = cq.poll(wc);
+            for (int i = 0; i < got; i++) {
+                p.add(wc, i);
+            }
+        }
+        return p;
     }
 
     @Override
@@ -104,6 +166,9 @@ final class Loopback implements AutoCloseable {
         bufA.close();
         bufB.close();
         cq.close();
+        if (channel != null) {
+            channel.close();
+        }
         pd.close();
         ctx.close();
         wc.close();
@@ -145,6 +210,15 @@ final class Loopback implements AutoCloseable {
             qpn[count] = wc.qpNumber(i);
             srcQp[count] = wc.sourceQp(i);
             count++;
+        }
+
+        boolean has(long id) {
+            for (int i = 0; i < count; i++) {
+                if (wrId[i] == id) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** Index of the completion with this wr_id. */
