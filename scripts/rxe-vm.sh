@@ -60,7 +60,7 @@ all_shares=("$cwd")
 all_shares+=("${shares[@]}")
 
 qemu_args=(
-	-machine q35 -smp "$smp" -m "$mem_mb"
+	-machine q35 -accel "tcg,thread=${RXE_VM_TCG_THREAD:-single}" -smp "$smp" -m "$mem_mb"
 	-display none -monitor none -no-reboot
 	-serial "file:$work/console.log"
 	-kernel "$kernel" -initrd "$initrd"

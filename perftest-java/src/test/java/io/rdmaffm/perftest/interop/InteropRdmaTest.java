@@ -80,23 +80,39 @@ class InteropRdmaTest {
         java.add("--warmup");
         java.add("1000");
 
-        PerftestPeers.Peer server;
-        PerftestPeers.Peer client;
-        if (javaIsClient) {
-            server = PerftestPeers.startC(c);
-            PerftestPeers.awaitListening(port, 30);
-            java.add(PerftestPeers.serverIp());
-            client = PerftestPeers.startJava(java);
-        } else {
-            server = PerftestPeers.startJava(java);
-            PerftestPeers.awaitListening(port, 60);
-            c.add(PerftestPeers.serverIp());
-            client = PerftestPeers.startC(c);
+        PerftestPeers.Outcome cl = null;
+        PerftestPeers.Outcome sv = null;
+        String both = "";
+        // C perftest calibrates its TSC by sampling; under an emulated CPU the fit sometimes fails and C
+        // prints "Can't produce a report" (exit 1) or inf latencies. That is C's clock, not the protocol:
+        // such a run is repeated (at most twice), anything else fails at once.
+        for (int attempt = 0; attempt < 3; attempt++) {
+            int p = attempt == 0 ? port : PerftestPeers.freshPort();
+            List<String> cArgs = withPort(c, port, p);
+            List<String> jArgs = withPort(java, port, p);
+            PerftestPeers.Peer server;
+            PerftestPeers.Peer client;
+            if (javaIsClient) {
+                server = PerftestPeers.startC(cArgs);
+                PerftestPeers.awaitListening(p, 30);
+                jArgs.add(PerftestPeers.serverIp());
+                client = PerftestPeers.startJava(jArgs);
+            } else {
+                server = PerftestPeers.startJava(jArgs);
+                PerftestPeers.awaitListening(p, 60);
+                cArgs.add(PerftestPeers.serverIp());
+                client = PerftestPeers.startC(cArgs);
+            }
+            cl = client.await(240);
+            sv = server.await(60);
+            both = "\n--- client (" + (javaIsClient ? "Java" : "C") + ") ---\n" + cl.output()
+                    + "\n--- server (" + (javaIsClient ? "C" : "Java") + ") ---\n" + sv.output();
+            String cOut = javaIsClient ? sv.output() : cl.output();
+            if (!cClockFailed(cOut)) {
+                break;
+            }
+            System.out.println("retrying: C perftest's clock calibration failed under emulation" + both);
         }
-        PerftestPeers.Outcome cl = client.await(240);
-        PerftestPeers.Outcome sv = server.await(60);
-        String both = "\n--- client (" + (javaIsClient ? "Java" : "C") + ") ---\n" + cl.output()
-                + "\n--- server (" + (javaIsClient ? "C" : "Java") + ") ---\n" + sv.output();
         assertEquals(0, cl.exitCode(), "client exit code" + both);
         assertEquals(0, sv.exitCode(), "server exit code" + both);
 
@@ -118,12 +134,33 @@ class InteropRdmaTest {
                 assertFalse(ps.bwRows().isEmpty(), "send_bw server prints its own row" + both);
             }
         } else {
-            var rows = tool.startsWith("ib_read") || tool.startsWith("ib_atomic") ? pc.latRows() : pc.latRows();
-            assertFalse(rows.isEmpty(), "latency rows" + both);
-            for (var r : rows) {
-                assertTrue(r.tMin() > 0 && r.tMin() <= r.typical() && r.typical() <= r.tMax() && r.p99() <= r.p999(),
-                        "sane latency figures " + r + both);
+            // Every side that measures prints rows; the Java side's figures must be sane.
+            var javaRows = javaIsClient ? pc.latRows() : ps.latRows();
+            boolean passiveJavaServer = !javaIsClient && (tool.startsWith("ib_read") || tool.startsWith("ib_atomic"));
+            if (!passiveJavaServer) {
+                assertFalse(javaRows.isEmpty(), "latency rows from the Java side" + both);
+                for (var r : javaRows) {
+                    assertTrue(r.tMin() > 0 && r.tMin() <= r.typical() && r.typical() <= r.tMax()
+                            && r.p99() <= r.p999(), "sane latency figures " + r + both);
+                }
+            }
+            assertFalse(pc.latRows().isEmpty(), "the client printed latency rows" + both);
+        }
+    }
+
+    /** C's TSC calibration failed (emulated CPU): no report, or infinite latencies. */
+    static boolean cClockFailed(String cOutput) {
+        return cOutput.contains("Can't produce a report") || cOutput.contains("Correlation coefficient")
+                || cOutput.contains(" inf ");
+    }
+
+    private static List<String> withPort(List<String> args, int from, int to) {
+        List<String> out = new ArrayList<>(args);
+        for (int i = 0; i < out.size(); i++) {
+            if (out.get(i).equals(String.valueOf(from)) && i > 0 && out.get(i - 1).equals("-p")) {
+                out.set(i, String.valueOf(to));
             }
         }
+        return out;
     }
 }
