@@ -97,3 +97,17 @@ build_initramfs() {
 	mv "$dest_dir/initramfs.cpio.gz.tmp" "$dest_dir/initramfs.cpio.gz"
 	rm -rf "$stage"
 }
+
+# Waits until something listens on TCP port $1 (IPv4 or IPv6), at most $2 tenths of a second (default 300).
+wait_tcp_listening() {
+	local port_hex
+	port_hex="$(printf ':%04X' "$1")"
+	for _ in $(seq 1 "${2:-300}"); do
+		if awk -v p="$port_hex" '$2 ~ p"$" && $4 == "0A" {found=1} END {exit !found}' /proc/net/tcp /proc/net/tcp6 2>/dev/null; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "nothing listened on port $1" >&2
+	return 1
+}

@@ -3,6 +3,8 @@
 # loopback (server and client on the same device), as perftest prints them.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=common.sh
+source "$ROOT/scripts/common.sh"
 PT="$ROOT/bin/rdma-perftest"
 dev="${RDMA_DEVICE:?RDMA_DEVICE not set (run through scripts/rdma-env.sh)}"
 ip="${RDMA_IP:?RDMA_IP not set}"
@@ -10,18 +12,6 @@ gid="${RDMA_GID_INDEX:-1}"
 
 "$PT" devices -d "$dev"
 
-wait_listening() {
-	local port_hex
-	port_hex="$(printf ':%04X' "$1")"
-	for _ in $(seq 1 300); do
-		if awk -v p="$port_hex" '$2 ~ p"$" && $4 == "0A" {found=1} END {exit !found}' /proc/net/tcp /proc/net/tcp6 2>/dev/null; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "quick-suite: server did not listen on port $1" >&2
-	return 1
-}
 
 status=0
 port=18515
@@ -33,7 +23,7 @@ for run in "ib_write_bw -s 65536 -n 2000" "ib_send_lat -s 2 -n 5000" "ib_read_la
 	# shellcheck disable=SC2086
 	"$PT" "$tool" -d "$dev" -x "$gid" -p "$port" $args > "/tmp/quick-suite-server.$$" 2>&1 &
 	server=$!
-	wait_listening "$port"
+	wait_tcp_listening "$port"
 	# shellcheck disable=SC2086
 	"$PT" "$tool" -d "$dev" -x "$gid" -p "$port" $args "$ip" || status=1
 	wait "$server" || status=1

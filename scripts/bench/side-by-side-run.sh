@@ -2,6 +2,8 @@
 # The part of bench-side-by-side.sh that runs where the RDMA device is. Args: ROUNDS OUTDIR.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=../common.sh
+source "$ROOT/scripts/common.sh"
 rounds="$1"
 outdir="$2"
 dev="${RDMA_DEVICE:?}"
@@ -10,18 +12,6 @@ gid="${RDMA_GID_INDEX:-1}"
 JAVA="$ROOT/bin/rdma-perftest"
 port=20000
 
-wait_listening() {
-	local port_hex
-	port_hex="$(printf ':%04X' "$1")"
-	for _ in $(seq 1 600); do
-		if awk -v p="$port_hex" '$2 ~ p"$" && $4 == "0A" {found=1} END {exit !found}' /proc/net/tcp /proc/net/tcp6 2>/dev/null; then
-			return 0
-		fi
-		sleep 0.05
-	done
-	echo "bench: nothing listened on port $1" >&2
-	return 1
-}
 
 # run IMPL TOOL ARGS... -> prints the client's result row
 run_pair() {
@@ -38,7 +28,7 @@ run_pair() {
 	fi
 	"${srv[@]}" -d "$dev" -x "$gid" -p "$port" "$@" > "$outdir/server.out" 2>&1 &
 	local spid=$!
-	wait_listening "$port"
+	wait_tcp_listening "$port"
 	"${cli[@]}" -d "$dev" -x "$gid" -p "$port" "$@" "$ip" > "$outdir/client.out" 2>&1 || { cat "$outdir/client.out" >&2; }
 	wait "$spid" || true
 	# The client's data row: the line after the table header.

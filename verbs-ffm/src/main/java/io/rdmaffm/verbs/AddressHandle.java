@@ -49,13 +49,6 @@ public final class AddressHandle extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        try {
-            int rc = (int) Ibv.ibv_destroy_ah.invokeExact(Downcalls.errnoState(), handle);
-            Context.check("ibv_destroy_ah", rc, "device " + pd.context().name());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        destroyWith(Ibv.ibv_destroy_ah, "ibv_destroy_ah", handle, "device " + pd.context().name());
     }
 }

@@ -129,14 +129,7 @@ public final class CompletionChannel extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        try {
-            int rc = (int) Ibv.ibv_destroy_comp_channel.invokeExact(Downcalls.errnoState(), handle);
-            Context.check("ibv_destroy_comp_channel", rc, "device " + context.name());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        destroyWith(Ibv.ibv_destroy_comp_channel, "ibv_destroy_comp_channel", handle, "device " + context.name());
     }
 
     @Override

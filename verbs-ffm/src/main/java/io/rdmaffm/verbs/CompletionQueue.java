@@ -161,14 +161,7 @@ public final class CompletionQueue extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        try {
-            int rc = (int) Ibv.ibv_destroy_cq.invokeExact(Downcalls.errnoState(), handle);
-            Context.check("ibv_destroy_cq", rc, "device " + context.name());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        destroyWith(Ibv.ibv_destroy_cq, "ibv_destroy_cq", handle, "device " + context.name());
         if (channel != null) {
             channel.unregister(this);
         }

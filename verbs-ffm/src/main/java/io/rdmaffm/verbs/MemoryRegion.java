@@ -96,14 +96,7 @@ public final class MemoryRegion extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        try {
-            int rc = (int) Ibv.ibv_dereg_mr.invokeExact(Downcalls.errnoState(), handle);
-            Context.check("ibv_dereg_mr", rc, "device " + pd.context().name() + ", lkey 0x" + Integer.toHexString(lkey));
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        destroyWith(Ibv.ibv_dereg_mr, "ibv_dereg_mr", handle, "device " + pd.context().name() + ", lkey 0x" + Integer.toHexString(lkey));
     }
 
     @Override

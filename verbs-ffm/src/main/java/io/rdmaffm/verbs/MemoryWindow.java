@@ -98,13 +98,6 @@ public final class MemoryWindow extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        try {
-            int rc = (int) Shim.rdmaffm_dealloc_mw.invokeExact(Downcalls.errnoState(), handle);
-            Context.check("ibv_dealloc_mw", rc, "device " + pd.context().name());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        destroyWith(Shim.rdmaffm_dealloc_mw, "ibv_dealloc_mw", handle, "device " + pd.context().name());
     }
 }

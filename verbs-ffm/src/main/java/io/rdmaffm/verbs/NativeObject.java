@@ -76,6 +76,22 @@ abstract class NativeObject implements AutoCloseable {
         return "";
     }
 
+    /**
+     * Runs a destroy verb of the form {@code int verb(errno capture, object*)} and checks its result:
+     * 0, an errno value, or -1 with errno set.
+     */
+    static void destroyWith(java.lang.invoke.MethodHandle verb, String name, MemorySegment handle, String context) {
+        int rc;
+        try {
+            rc = (int) verb.invokeExact(io.rdmaffm.verbs.raw.Downcalls.errnoState(), handle);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        Context.check(name, rc, context);
+    }
+
     /** Calls the destroy verb; throws {@link VerbsException} when it fails (the object then stays open). */
     abstract void destroy(MemorySegment handle);
 

@@ -164,13 +164,6 @@ public final class ProtectionDomain extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        try {
-            int rc = (int) Ibv.ibv_dealloc_pd.invokeExact(Downcalls.errnoState(), handle);
-            Context.check("ibv_dealloc_pd", rc, "device " + context.name());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        destroyWith(Ibv.ibv_dealloc_pd, "ibv_dealloc_pd", handle, "device " + context.name());
     }
 }

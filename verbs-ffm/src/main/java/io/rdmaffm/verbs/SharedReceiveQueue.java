@@ -110,13 +110,6 @@ public final class SharedReceiveQueue extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        try {
-            int rc = (int) Ibv.ibv_destroy_srq.invokeExact(Downcalls.errnoState(), handle);
-            Context.check("ibv_destroy_srq", rc, "device " + pd.context().name());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        destroyWith(Ibv.ibv_destroy_srq, "ibv_destroy_srq", handle, "device " + pd.context().name());
     }
 }

@@ -1,0 +1,90 @@
+package io.rdmaffm.perftest.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bad input to the perftest tools: one clear line, exit 2, no stack trace; and perftest's names and help. */
+class ToolCommandLineTest {
+
+    record Result(int exit, String out, String err) {
+    }
+
+    static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int rc = cl.execute(args);
+        return new Result(rc, out.toString(), err.toString());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "ib_atomic_bw -d dev0 -s 64|Message size cannot be changed for Atomic tests",
+        "ib_write_lat -d dev0 -n 3|iterations (-n) must be 5..100000000",
+        "ib_write_bw -d dev0 -c UD|connection type UD is not available for ib_write_bw",
+        "ib_read_bw -d dev0 -c UC|connection type UC is not available for ib_read_bw",
+        "ib_write_bw -d dev0 -c XRC|Soft-RoCE has no XRC",
+        "ib_write_bw -d dev0 -r 4|On RDMA verbs rx depth can be only 1",
+        "ib_write_bw -d dev0 -D 4 -f 2|please check that DURATION > 2*MARGIN",
+        "ib_write_bw -d dev0 -a -D 10|-D cannot be combined with -a",
+        "ib_write_bw -d dev0 -m 1000|MTU (-m) must be 256, 512, 1024, 2048 or 4096",
+        "ib_write_bw -d dev0 -s 12Q|invalid size '12Q'",
+        "ib_write_bw -d dev0 -R|-R (rdma_cm) is not supported yet",
+        "ib_write_bw -d dev0 --use-srq|option --use-srq is not supported yet",
+        "ib_send_lat -d dev0 -z|option --comm_rdma_cm is not supported yet",
+        "ib_write_lat -d dev0 -e|Events feature not available on WRITE verb",
+        "ib_atomic_lat -d dev0 -A XOR|atomic type (-A) must be CMP_AND_SWAP or FETCH_AND_ADD",
+        "ib_write_bw -d dev0 -l 3 -n 1000|iterations (-n) must be a multiple of the post list (-l)",
+        "ib_send_bw -d dev0 -x 300|invalid -x/--gid-index 300",
+    })
+    void badInputIsOneClearLineAndExitTwo(String command, String expected) {
+        Result r = run(command.split(" "));
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains(expected), "expected '" + expected + "' in: " + r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace without --debug: " + r.err());
+    }
+
+    @Test
+    void optionsOfOtherToolsAreRejected() {
+        Result r = run("ib_write_lat", "-d", "dev0", "-q", "2");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().contains("-q"), r.err());
+    }
+
+    @Test
+    void unknownDeviceIsOneLine() {
+        Result r = run("ib_write_bw", "-d", "no_such_device0", "127.0.0.1");
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("no_such_device0"), r.err());
+        assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+    }
+
+    @Test
+    void everyPerftestToolHasHelp() {
+        for (String tool : new String[] {"ib_write_bw", "ib_write_lat", "ib_read_bw", "ib_read_lat", "ib_send_bw",
+            "ib_send_lat", "ib_atomic_bw", "ib_atomic_lat"}) {
+            Result r = run(tool, "--help");
+            assertEquals(0, r.exit(), tool);
+            assertTrue(r.out().contains("Usage: rdma-perftest " + tool), r.out());
+            assertTrue(r.out().contains("--ib-dev"), r.out());
+        }
+    }
+
+    @Test
+    void sizesTakePerftestSuffixes() {
+        assertEquals(65536, ToolCommand.parseSize("64K"));
+        assertEquals(8L << 20, ToolCommand.parseSize("8M"));
+        assertEquals(2, ToolCommand.parseSize("2"));
+    }
+}
