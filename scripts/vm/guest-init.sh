@@ -46,6 +46,14 @@ done
 export RDMA_DEVICE=rxe0 RDMA_GID_INDEX=1 RDMA_IP=10.77.0.1 RDMA_NETDEV=veth0 RDMA_IN_VM=1
 
 cd "$GUEST_CWD" || { log "cannot cd to $GUEST_CWD"; exit 1; }
-bash "$OUT/command" >> "$OUT/output.log" 2>&1 < /dev/null
+# Under multi-threaded TCG (RXE_VM_TCG_THREAD=multi) JVMs crashed now and then in JIT-compiled code, which
+# fits code written by the JIT on one emulated CPU while another runs it. The default is single-threaded
+# TCG; either way the command runs on CPU 0, and tests may place a C peer on RDMAFFM_PEER_CPU.
+pin=()
+if [[ $(nproc) -gt 1 ]] && command -v taskset > /dev/null; then
+	pin=(taskset -c 0)
+	export RDMAFFM_PEER_CPU=1
+fi
+"${pin[@]}" bash "$OUT/command" >> "$OUT/output.log" 2>&1 < /dev/null
 status=$?
 exit "$status"

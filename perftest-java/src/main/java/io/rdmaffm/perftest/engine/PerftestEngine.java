@@ -247,7 +247,8 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
         long size = Math.min(sizes[0], 4096);
         long bytes = Math.max(8192, 2 * size + 2 * GRH_BYTES);
         int iters = p.warmupIterations;
-        QueuePairType type = qpType == QueuePairType.UD ? QueuePairType.UD : QueuePairType.RC;
+        // Bandwidth warm-ups compile bwClient with RDMA writes, which need a connected QP: RC whatever the run uses.
+        QueuePairType type = qpType == QueuePairType.UD && !tool.bandwidth() ? QueuePairType.UD : QueuePairType.RC;
         try (ProtectionDomain wpd = ctx.allocateProtectionDomain()) {
             CompletionQueue wsend = ctx.createCompletionQueue(Math.max(txDepth, 16) + 16);
             CompletionQueue wrecv = ctx.createCompletionQueue(Math.max(rxDepth, 16) + 16);

@@ -124,7 +124,9 @@ class InteropRdmaTest {
         if (bw) {
             assertFalse(pc.bwRows().isEmpty(), "client printed a BW row" + both);
             for (var row : pc.bwRows()) {
-                assertTrue(row.bwAvg() > 0 && row.msgRate() > 0, "sane BW figures " + row + both);
+                // 2-byte messages on an emulated CPU can round to 0.00 MB/s; the message rate may not.
+                assertTrue(row.msgRate() > 0 && row.bwAvg() >= 0 && row.bwPeak() >= 0
+                        && row.iters() > 0, "sane BW figures " + row + both);
             }
             if (!tool.equals("ib_send_bw")) {
                 // The server prints the client's figures, carried by the report exchange.
@@ -150,8 +152,7 @@ class InteropRdmaTest {
 
     /** C's TSC calibration failed (emulated CPU): no report, or infinite latencies. */
     static boolean cClockFailed(String cOutput) {
-        return cOutput.contains("Can't produce a report") || cOutput.contains("Correlation coefficient")
-                || cOutput.contains(" inf ");
+        return cOutput.contains("Can't produce a report") || cOutput.contains(" inf ");
     }
 
     private static List<String> withPort(List<String> args, int from, int to) {

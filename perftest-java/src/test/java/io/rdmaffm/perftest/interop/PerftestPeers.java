@@ -81,7 +81,14 @@ final class PerftestPeers {
 
     static Peer startC(List<String> command) throws IOException {
         Path log = Files.createTempFile("perftest-c", ".out");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        String cpu = System.getenv("RDMAFFM_PEER_CPU");
+        List<String> cmd = new ArrayList<>();
+        if (cpu != null && Files.isExecutable(Path.of("/usr/bin/taskset"))) {
+            // The Soft-RoCE VM keeps JVMs on CPU 0; the C peer gets the other one.
+            cmd.addAll(List.of("/usr/bin/taskset", "-c", cpu));
+        }
+        cmd.addAll(command);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return seconds -> {
             if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
