@@ -4,6 +4,10 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=../common.sh
 source "$ROOT/scripts/common.sh"
+# Both implementations get every CPU of the VM (the VM runner keeps commands on CPU 0 by default).
+if command -v taskset > /dev/null; then
+	taskset -pc "0-$(($(nproc --all) - 1))" $$ > /dev/null
+fi
 rounds="$1"
 outdir="$2"
 dev="${RDMA_DEVICE:?}"
