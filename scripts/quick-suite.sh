@@ -15,7 +15,7 @@ gid="${RDMA_GID_INDEX:-1}"
 
 status=0
 port=18515
-for run in "ib_write_bw -s 65536 -n 2000" "ib_send_lat -s 2 -n 5000" "ib_read_lat -s 2 -n 5000"; do
+for run in "ib_write_bw -s 65536 -n 2000" "ib_send_lat -s 2 -n 1000" "ib_read_lat -s 2 -n 1000"; do
 	port=$((port + 1))
 	read -r tool args <<< "$run"
 	echo
@@ -23,7 +23,7 @@ for run in "ib_write_bw -s 65536 -n 2000" "ib_send_lat -s 2 -n 5000" "ib_read_la
 	# shellcheck disable=SC2086
 	"$PT" "$tool" -d "$dev" -x "$gid" -p "$port" $args > "/tmp/quick-suite-server.$$" 2>&1 &
 	server=$!
-	wait_tcp_listening "$port"
+	wait_tcp_listening "$port" 1800
 	# shellcheck disable=SC2086
 	"$PT" "$tool" -d "$dev" -x "$gid" -p "$port" $args "$ip" || status=1
 	wait "$server" || status=1

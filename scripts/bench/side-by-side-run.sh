@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The part of bench-side-by-side.sh that runs where the RDMA device is. Args: ROUNDS OUTDIR.
+# The part of bench-side-by-side.sh that runs where the RDMA device is. Args: ROUNDS OUTDIR [TOOLS].
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=../common.sh
@@ -10,6 +10,7 @@ if command -v taskset > /dev/null; then
 fi
 rounds="$1"
 outdir="$2"
+BENCH_ONLY="${3:-}"
 dev="${RDMA_DEVICE:?}"
 ip="${RDMA_IP:?}"
 gid="${RDMA_GID_INDEX:-1}"
@@ -17,11 +18,10 @@ JAVA="$ROOT/bin/rdma-perftest"
 port=20000
 
 
-# run IMPL TOOL ARGS... -> prints the client's result row
+# run_pair IMPL PORT TOOL ARGS... -> prints the client's result row (runs in a subshell)
 run_pair() {
-	local impl="$1" tool="$2"
-	shift 2
-	port=$((port + 1))
+	local impl="$1" port="$2" tool="$3"
+	shift 3
 	local srv cli
 	if [[ "$impl" == C ]]; then
 		srv=("/usr/bin/$tool")
@@ -32,7 +32,7 @@ run_pair() {
 	fi
 	"${srv[@]}" -d "$dev" -x "$gid" -p "$port" "$@" > "$outdir/server.out" 2>&1 &
 	local spid=$!
-	wait_tcp_listening "$port"
+	wait_tcp_listening "$port" 1800
 	"${cli[@]}" -d "$dev" -x "$gid" -p "$port" "$@" "$ip" > "$outdir/client.out" 2>&1 || { cat "$outdir/client.out" >&2; }
 	wait "$spid" || true
 	# The client's data row: the line after the table header.
@@ -62,15 +62,21 @@ table="$outdir/side-by-side.md"
 bench() {
 	local kind="$1" tool="$2"
 	shift 2
+	# BENCH_ONLY="ib_send_lat ib_write_bw" runs a subset (each test costs minutes under emulation).
+	if [[ -n "${BENCH_ONLY:-}" && " $BENCH_ONLY " != *" $tool "* ]]; then
+		return 0
+	fi
 	local label="$tool $*"
 	declare -a a1 a2 b1 b2
 	local i
 	# A B A B ... A
 	for ((i = 0; i <= rounds; i++)); do
-		read -r x y < <(metrics "$kind" "$(run_pair C "$tool" "$@")")
+		port=$((port + 1))
+		read -r x y < <(metrics "$kind" "$(run_pair C "$port" "$tool" "$@")")
 		a1[i]="$x"; a2[i]="$y"
 		if ((i < rounds)); then
-			read -r x y < <(metrics "$kind" "$(run_pair J "$tool" "$@")")
+			port=$((port + 1))
+			read -r x y < <(metrics "$kind" "$(run_pair J "$port" "$tool" "$@")")
 			b1[i]="$x"; b2[i]="$y"
 		fi
 	done

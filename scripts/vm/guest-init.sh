@@ -20,6 +20,11 @@ for d in /tmp /var/tmp /root /dev/shm; do
 	mount -t tmpfs -o mode=1777 tmpfs "$d" 2>/dev/null
 done
 mkdir -p /dev/pts && mount -t devpts devpts /dev/pts 2>/dev/null
+# What udev would create: bash process substitution needs /dev/fd.
+[[ -e /dev/fd ]] || ln -s /proc/self/fd /dev/fd
+[[ -e /dev/stdin ]] || ln -s /proc/self/fd/0 /dev/stdin
+[[ -e /dev/stdout ]] || ln -s /proc/self/fd/1 /dev/stdout
+[[ -e /dev/stderr ]] || ln -s /proc/self/fd/2 /dev/stderr
 mkdir -p "$HOME"
 for s in "${GUEST_SHARES[@]}"; do
 	tag="${s%%:*}"

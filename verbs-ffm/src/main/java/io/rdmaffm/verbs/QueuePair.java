@@ -62,21 +62,26 @@ public final class QueuePair extends NativeObject {
         }
     }
 
+    /** The fields ibv_qp_init_attr and ibv_qp_init_attr_ex share (same offsets in both). */
+    private static void writeInitAttributes(MemorySegment a, StructLayout l, QueuePairInit init) {
+        a.set(ADDRESS, Structs.offset(l, "send_cq"), init.sendCq.handle());
+        a.set(ADDRESS, Structs.offset(l, "recv_cq"), init.recvCq.handle());
+        a.set(ADDRESS, Structs.offset(l, "srq"), init.srq == null ? MemorySegment.NULL : init.srq.handle());
+        a.set(JAVA_INT, Structs.offset(l, "cap.max_send_wr"), init.maxSendWr);
+        a.set(JAVA_INT, Structs.offset(l, "cap.max_recv_wr"), init.srq == null ? init.maxRecvWr : 0);
+        a.set(JAVA_INT, Structs.offset(l, "cap.max_send_sge"), init.maxSendSge);
+        a.set(JAVA_INT, Structs.offset(l, "cap.max_recv_sge"), init.srq == null ? init.maxRecvSge : 0);
+        a.set(JAVA_INT, Structs.offset(l, "cap.max_inline_data"), init.maxInlineData);
+        a.set(JAVA_INT, Structs.offset(l, "qp_type"), init.type.value());
+        a.set(JAVA_INT, Structs.offset(l, "sq_sig_all"), init.signalAll ? 1 : 0);
+    }
+
     static QueuePair create(ProtectionDomain pd, QueuePairInit init) {
         boolean ex = init.sendOps != 0;
         StructLayout l = ex ? Structs.ibv_qp_init_attr_ex : Structs.ibv_qp_init_attr;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(l);
-            a.set(ADDRESS, Structs.offset(l, "send_cq"), init.sendCq.handle());
-            a.set(ADDRESS, Structs.offset(l, "recv_cq"), init.recvCq.handle());
-            a.set(ADDRESS, Structs.offset(l, "srq"), init.srq == null ? MemorySegment.NULL : init.srq.handle());
-            a.set(JAVA_INT, Structs.offset(l, "cap.max_send_wr"), init.maxSendWr);
-            a.set(JAVA_INT, Structs.offset(l, "cap.max_recv_wr"), init.srq == null ? init.maxRecvWr : 0);
-            a.set(JAVA_INT, Structs.offset(l, "cap.max_send_sge"), init.maxSendSge);
-            a.set(JAVA_INT, Structs.offset(l, "cap.max_recv_sge"), init.srq == null ? init.maxRecvSge : 0);
-            a.set(JAVA_INT, Structs.offset(l, "cap.max_inline_data"), init.maxInlineData);
-            a.set(JAVA_INT, Structs.offset(l, "qp_type"), init.type.value());
-            a.set(JAVA_INT, Structs.offset(l, "sq_sig_all"), init.signalAll ? 1 : 0);
+            writeInitAttributes(a, l, init);
             MemorySegment qp;
             String verb;
             if (ex) {
@@ -125,16 +130,7 @@ public final class QueuePair extends NativeObject {
         StructLayout l = Structs.ibv_qp_init_attr;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(l);
-            a.set(ADDRESS, Structs.offset(l, "send_cq"), init.sendCq.handle());
-            a.set(ADDRESS, Structs.offset(l, "recv_cq"), init.recvCq.handle());
-            a.set(ADDRESS, Structs.offset(l, "srq"), init.srq == null ? MemorySegment.NULL : init.srq.handle());
-            a.set(JAVA_INT, Structs.offset(l, "cap.max_send_wr"), init.maxSendWr);
-            a.set(JAVA_INT, Structs.offset(l, "cap.max_recv_wr"), init.srq == null ? init.maxRecvWr : 0);
-            a.set(JAVA_INT, Structs.offset(l, "cap.max_send_sge"), init.maxSendSge);
-            a.set(JAVA_INT, Structs.offset(l, "cap.max_recv_sge"), init.srq == null ? init.maxRecvSge : 0);
-            a.set(JAVA_INT, Structs.offset(l, "cap.max_inline_data"), init.maxInlineData);
-            a.set(JAVA_INT, Structs.offset(l, "qp_type"), init.type.value());
-            a.set(JAVA_INT, Structs.offset(l, "sq_sig_all"), init.signalAll ? 1 : 0);
+            writeInitAttributes(a, l, init);
             MemorySegment qp = creator.create(pd.handle(), a);
             if (qp == null || qp.equals(MemorySegment.NULL)) {
                 throw VerbsException.of(verb, Downcalls.errno(), "device " + pd.context().name() + ", " + init.type
