@@ -5,8 +5,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=../common.sh
 source "$ROOT/scripts/common.sh"
 # Both implementations get every CPU of the VM (the VM runner keeps commands on CPU 0 by default).
-if command -v taskset > /dev/null; then
+cpu_pin=()
+if command -v taskset > /dev/null && [[ $(nproc --all) -gt 1 ]]; then
 	taskset -pc "0-$(($(nproc --all) - 1))" $$ > /dev/null
+	cpu_pin=(yes)
 fi
 rounds="$1"
 outdir="$2"
@@ -29,6 +31,12 @@ run_pair() {
 	else
 		srv=("$JAVA" "$tool")
 		cli=("$JAVA" "$tool")
+	fi
+	# One CPU per process: server on CPU 0, client on CPU 1. Under multi-threaded TCG a JVM whose threads
+	# move between emulated CPUs crashed in JIT-compiled code (SIGILL/SIGSEGV); C gets the same placement.
+	if [[ ${#cpu_pin[@]} -gt 0 ]]; then
+		srv=(taskset -c 0 "${srv[@]}")
+		cli=(taskset -c 1 "${cli[@]}")
 	fi
 	"${srv[@]}" -d "$dev" -x "$gid" -p "$port" "$@" > "$outdir/server.out" 2>&1 &
 	local spid=$!
