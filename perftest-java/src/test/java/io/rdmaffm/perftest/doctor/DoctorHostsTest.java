@@ -155,7 +155,7 @@ class DoctorHostsTest {
             assertVerdict(Verdict.OK, gid);
             assertEquals(3, gid.numbers().get("gidIndex"));
         }
-        assertEquals("192.168.101.11", check(r, CheckId.ROCE_GID, "mlx5_1", 1).numbers().get("address"));
+        assertEquals("10.77.101.11", check(r, CheckId.ROCE_GID, "mlx5_1", 1).numbers().get("address"));
     }
 
     @Test
@@ -202,7 +202,7 @@ class DoctorHostsTest {
         CheckResult gid = check(r, CheckId.ROCE_GID, "mlx5_0", 1);
         assertVerdict(Verdict.OK, gid);
         assertEquals(3, gid.numbers().get("gidIndex"));
-        assertTrue(gid.reason().startsWith("use -x 3 (RoCE v2, 192.168.50.10 on ens2f0np0)"), gid.reason());
+        assertTrue(gid.reason().startsWith("use -x 3 (RoCE v2, 10.77.50.10 on ens2f0np0)"), gid.reason());
         CheckResult ll = check(r, CheckId.ROCE_LOSSLESS, "mlx5_0", 1);
         assertVerdict(Verdict.NA, ll);
         assertTrue(ll.reason().contains("MLNX_OFED-only"), ll.reason());
@@ -216,7 +216,7 @@ class DoctorHostsTest {
         f.write("sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/3", "IB/RoCE v1");
         CheckResult gid = check(examine(f), CheckId.ROCE_GID, "mlx5_0", 1);
         assertVerdict(Verdict.FAIL, gid);
-        assertTrue(gid.reason().contains("no RoCE v2 GID for 192.168.50.10 on ens2f0np0"), gid.reason());
+        assertTrue(gid.reason().contains("no RoCE v2 GID for 10.77.50.10 on ens2f0np0"), gid.reason());
     }
 
     @Test

@@ -152,7 +152,7 @@ public final class Hosts {
         for (int fn = 0; fn < 2; fn++) {
             String nic = rp + "/0000:3b:00." + fn;
             String ifname = "ens1f" + fn;
-            String ip = "192.168." + (100 + fn) + ".11";
+            String ip = "10.77." + (100 + fn) + ".11";
             f.pci(nic, MELLANOX, CX5, CLASS_ETH, link(3, 16), 0, "0-19,40-59");
             f.netdev(ifname, nic, 9000, 100000);
             f.ipv4(ifname, ip, 24);
@@ -184,14 +184,14 @@ public final class Hosts {
         f.bridge(rp, link(4, 16), 0);
         f.pci(nic, MELLANOX, CX6DX, CLASS_ETH, link(4, 16), 0, "0-31");
         f.netdev("ens2f0np0", nic, 1500, 100000);
-        f.ipv4("ens2f0np0", "192.168.50.10", 24);
+        f.ipv4("ens2f0np0", "10.77.50.10", 24);
         f.ipv6("ens2f0np0", "fe800000000000000e42a1fffe1dd12a", 0x20);
         String ll = gidLinkLocal("0e42:a1ff:fe1d:d12a");
         f.rdma("mlx5_0", nic, "22.36.1010")
                 .port(1, "4: ACTIVE", "5: LinkUp", "100 Gb/sec (2X HDR)", "Ethernet")
                 .gid(0, ll, "IB/RoCE v1", "ens2f0np0").gid(1, ll, "RoCE v2", "ens2f0np0")
-                .gid(2, gidV4("192.168.50.10"), "IB/RoCE v1", "ens2f0np0")
-                .gid(3, gidV4("192.168.50.10"), "RoCE v2", "ens2f0np0");
+                .gid(2, gidV4("10.77.50.10"), "IB/RoCE v1", "ens2f0np0")
+                .gid(3, gidV4("10.77.50.10"), "RoCE v2", "ens2f0np0");
         return f;
     }
 

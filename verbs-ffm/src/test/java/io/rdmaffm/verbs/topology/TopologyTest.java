@@ -66,7 +66,7 @@ class TopologyTest {
         write(port + "/rate", "400 Gb/sec (4X NDR)");
         write(port + "/link_layer", "Ethernet");
         write(port + "/gids/0", "fe80:0000:0000:0000:0e42:a1ff:fe1d:d12a");
-        write(port + "/gids/1", "0000:0000:0000:0000:0000:ffff:c0a8:010a");
+        write(port + "/gids/1", "0000:0000:0000:0000:0000:ffff:7f4d:010a");
         write(port + "/gids/2", "0000:0000:0000:0000:0000:0000:0000:0000");
         write(port + "/gid_attrs/types/0", "RoCE v2");
         write(port + "/gid_attrs/types/1", "RoCE v2");
@@ -84,15 +84,15 @@ class TopologyTest {
         write("sys/devices/virtual/net/lo/mtu", "65536");
         write("sys/devices/virtual/net/lo/speed", "-1");
         link("sys/class/net/lo", "sys/devices/virtual/net/lo");
-        // 192.168.1.10/24 on ens1np0; 10.1.1.1 on two interfaces' subnets: not attributable
+        // 127.77.1.10/24 on ens1np0; 10.77.0.9 on two interfaces' subnets: not attributable
         write("proc/net/route", "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
-                + "ens1np0\t0001A8C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+                + "ens1np0\t00014D7F\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
                 + "ens1np0\t0000000A\t00000000\t0001\t0\t0\t0\t000000FF\t0\t0\t0\n"
                 + "lo\t0000000A\t00000000\t0001\t0\t0\t0\t000000FF\t0\t0\t0\n"
-                + "ens1np0\t00000000\t0101A8C0\t0003\t0\t0\t0\t00000000\t0\t0\t0");
-        write("proc/net/fib_trie", "Main:\n  +-- 0.0.0.0/0 3 0 5\n     |-- 192.168.1.10\n        /32 host LOCAL\n"
-                + "     |-- 192.168.1.255\n        /32 link BROADCAST\n     |-- 10.1.1.1\n        /32 host LOCAL\n"
-                + "Local:\n  +-- 0.0.0.0/0 3 0 5\n     |-- 192.168.1.10\n        /32 host LOCAL");
+                + "ens1np0\t00000000\t01014D7F\t0003\t0\t0\t0\t00000000\t0\t0\t0");
+        write("proc/net/fib_trie", "Main:\n  +-- 0.0.0.0/0 3 0 5\n     |-- 127.77.1.10\n        /32 host LOCAL\n"
+                + "     |-- 127.77.1.255\n        /32 link BROADCAST\n     |-- 10.77.0.9\n        /32 host LOCAL\n"
+                + "Local:\n  +-- 0.0.0.0/0 3 0 5\n     |-- 127.77.1.10\n        /32 host LOCAL");
         write("proc/net/if_inet6", "fe800000000000000e42a1fffe1dd12a 02 40 20 80  ens1np0\n"
                 + "20010db8000000000000000000000010 02 40 00 80  ens1np0\n"
                 + "00000000000000000000000000000001 01 80 10 80       lo");
@@ -123,7 +123,7 @@ class TopologyTest {
         assertEquals(400.0, port.rate().value().gbps());
         List<Gid> gids = port.gids().value();
         assertEquals(2, gids.size(), "the all-zero slot is not a GID");
-        assertEquals("192.168.1.10", gids.get(1).ipv4().orElseThrow());
+        assertEquals("127.77.1.10", gids.get(1).ipv4().orElseThrow());
         assertEquals("ens1np0", gids.get(1).netdev().value());
         assertEquals(2, t.numaNodes().value());
         assertTrue(t.gpus().isEmpty());
@@ -138,11 +138,11 @@ class TopologyTest {
         assertEquals("0000:1a:00.0", nd.pciAddress().value());
         assertTrue(nd.physical());
         List<String> addrs = nd.addresses().stream().map(IpAddress::text).toList();
-        assertTrue(addrs.contains("192.168.1.10"), addrs.toString());
-        assertFalse(addrs.contains("10.1.1.1"), "a subnet routed on two interfaces is not attributed: " + addrs);
+        assertTrue(addrs.contains("127.77.1.10"), addrs.toString());
+        assertFalse(addrs.contains("10.77.0.9"), "a subnet routed on two interfaces is not attributed: " + addrs);
         assertTrue(nd.addresses().getFirst().ipv4(), "IPv4 first");
         IpAddress v4 = nd.addresses().getFirst();
-        assertEquals("00000000000000000000ffffc0a8010a", v4.gidHex());
+        assertEquals("00000000000000000000ffff7f4d010a", v4.gidHex());
         assertTrue(nd.addresses().stream().anyMatch(a -> a.linkLocal() && !a.ipv4()));
         assertTrue(nd.addresses().stream().anyMatch(a -> a.gidHex().equals("20010db8000000000000000000000010")));
         NetDevice lo = t.netdev("lo").orElseThrow();
