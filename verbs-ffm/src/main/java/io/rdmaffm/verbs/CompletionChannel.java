@@ -21,6 +21,11 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * ({@link #awaitEvent(Duration)}), or put {@link #fd()} in your own event loop (it is non-blocking).
  */
 public final class CompletionChannel extends NativeObject {
+    // Resolved once: waitReadable runs on every event wait of the -e data path.
+    private static final long POLLFD_FD = Structs.offset(Structs.pollfd, "fd");
+    private static final long POLLFD_EVENTS = Structs.offset(Structs.pollfd, "events");
+    private static final long POLLFD_REVENTS = Structs.offset(Structs.pollfd, "revents");
+
     private final Context context;
     private final int fd;
     private final Map<Long, CompletionQueue> queues = new ConcurrentHashMap<>();
@@ -103,9 +108,9 @@ public final class CompletionChannel extends NativeObject {
     /** poll(2) on one fd; true when readable, false on timeout. A negative timeout waits forever. */
     static boolean waitReadable(MemorySegment pollFd, int fd, Duration timeout) {
         long ms = timeout == null ? -1 : Math.max(0, timeout.toMillis());
-        pollFd.set(JAVA_INT, Structs.offset(Structs.pollfd, "fd"), fd);
-        pollFd.set(JAVA_SHORT, Structs.offset(Structs.pollfd, "events"), (short) Constants.POLLIN);
-        pollFd.set(JAVA_SHORT, Structs.offset(Structs.pollfd, "revents"), (short) 0);
+        pollFd.set(JAVA_INT, POLLFD_FD, fd);
+        pollFd.set(JAVA_SHORT, POLLFD_EVENTS, (short) Constants.POLLIN);
+        pollFd.set(JAVA_SHORT, POLLFD_REVENTS, (short) 0);
         try {
             while (true) {
                 int n = (int) LibC.poll.invokeExact(Downcalls.errnoState(), pollFd, 1L, (int) Math.min(ms, Integer.MAX_VALUE));

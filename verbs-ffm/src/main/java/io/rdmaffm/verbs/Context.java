@@ -421,9 +421,4 @@ public final class Context extends NativeObject {
         return "Context[" + name() + (borrowed ? ", from rdma_cm" : "") + (isClosedInternal() ? ", closed" : "") + "]";
     }
 
-    static MemorySegment nullToNull(MemorySegment s) {
-        return s == null ? MemorySegment.NULL : s;
-    }
-
-    static final long ADDRESS_SIZE = ADDRESS.byteSize();
 }

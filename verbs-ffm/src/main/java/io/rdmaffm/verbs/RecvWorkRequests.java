@@ -96,15 +96,6 @@ public final class RecvWorkRequests implements AutoCloseable {
         }
     }
 
-    void chain(int n) {
-        if (n < 1 || n > size) {
-            throw new IllegalArgumentException("cannot post " + n + " of " + size + " receive work requests");
-        }
-        for (int i = 0; i < n - 1; i++) {
-            wrs.set(JAVA_LONG, i * WR_SIZE + NEXT, wrs.address() + (i + 1) * WR_SIZE);
-        }
-        wrs.set(JAVA_LONG, (n - 1) * WR_SIZE + NEXT, 0L);
-    }
 
     /** Posts entries [from, from+n) as one list: lets callers re-post one slot of a ring without re-chaining. */
     MemorySegment chainRange(int from, int n) {

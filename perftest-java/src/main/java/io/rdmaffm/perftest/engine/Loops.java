@@ -35,7 +35,6 @@ final class Loops {
         int postList;
         boolean inline;
         boolean noPeak;
-        boolean compareAndSwap;
         /** UD only. */
         AddressHandle[] ah;
         int[] remoteQpn;

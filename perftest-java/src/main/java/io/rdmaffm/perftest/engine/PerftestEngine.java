@@ -10,7 +10,6 @@ import io.rdmaffm.perftest.exchange.Tool;
 import io.rdmaffm.perftest.exchange.Verb;
 import io.rdmaffm.perftest.report.BannerInfo;
 import io.rdmaffm.perftest.report.BwArithmetic;
-import io.rdmaffm.perftest.report.DurationLatency;
 import io.rdmaffm.perftest.report.HgrmWriter;
 import io.rdmaffm.perftest.report.JsonReport;
 import io.rdmaffm.perftest.report.LatencyArithmetic;
@@ -42,7 +41,6 @@ import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -555,7 +553,6 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
         b.postList = Math.max(1, p.postList);
         b.inline = verb != Verb.READ && verb != Verb.ATOMIC && size <= inlineSize && inlineSize > 0;
         b.noPeak = p.noPeak || p.durationSeconds > 0 || iters > 20_000;
-        b.compareAndSwap = p.compareAndSwap;
         if (p.durationSeconds > 0 && s == side) {
             b.durationNanos = p.durationSeconds * 1_000_000_000L;
             b.marginNanos = p.marginSeconds * 1_000_000_000L;
@@ -733,15 +730,6 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
         String json = tool.bandwidth() ? JsonReport.bandwidth(banner, p.describe(), p.unit, bwRows)
                 : JsonReport.latency(banner, p.describe(), latRows);
         Files.writeString(p.outJsonFile, json);
-    }
-
-    /** Duration-mode latency figure (kept for -D on latency tools). */
-    static DurationLatency durationLatency(long start, long end, long iters, Verb verb) {
-        return LatencyArithmetic.duration(start, end, iters, verb, 1000.0);
-    }
-
-    MemorySegment buffer() {
-        return mr.segment();
     }
 
     @Override
