@@ -2,6 +2,8 @@ package io.rdmaffm.perftest.cli;
 
 import io.rdmaffm.perftest.engine.PerftestEngine;
 import io.rdmaffm.perftest.engine.RunParameters;
+import io.rdmaffm.perftest.engine.RdmaCmControlChannel;
+import io.rdmaffm.perftest.exchange.ExchangeChannel;
 import io.rdmaffm.perftest.exchange.ExchangeListener;
 import io.rdmaffm.perftest.exchange.ExchangeTimeouts;
 import io.rdmaffm.perftest.exchange.HandshakeScript;
@@ -314,7 +316,13 @@ abstract class ToolCommand implements Callable<Integer> {
             throw bad("-b for ib_send_bw is not supported yet by perftest-java");
         }
         if (rdmaCm) {
-            throw bad("-R (rdma_cm) is not supported yet by perftest-java");
+            if (c.equals("UC")) {
+                throw bad("UC is not supported in librdmacm (-R)");
+            }
+            if (c.equals("UD")) {
+                throw bad("-R with -c UD is not supported yet by perftest-java");
+            }
+            p.rdmaCm = true;
         }
         CommandLine.Model.OptionSpec inl = spec.findOption("-I");
         if (inl != null && inl.getValue() != null) {
@@ -437,12 +445,20 @@ abstract class ToolCommand implements Callable<Integer> {
         ExchangeTimeouts timeouts = new ExchangeTimeouts(Duration.ofSeconds(timeout), Duration.ofSeconds(acceptTimeout),
                 Duration.ofSeconds(timeout), peerRun);
         try (PerftestEngine engine = new PerftestEngine(p, out)) {
-            TcpExchangeChannel channel;
+            ExchangeChannel channel;
             if (p.role == Role.CLIENT) {
                 engine.warmUp();
                 out.print(PerftestFormat.preamble(p.tool, p.role));
                 out.flush();
-                channel = TcpExchangeChannel.connect(p.server, p.tcpPort, timeouts.connect(), false);
+                channel = p.rdmaCm ? RdmaCmControlChannel.connect(p.server, p.tcpPort, timeouts.connect())
+                        : TcpExchangeChannel.connect(p.server, p.tcpPort, timeouts.connect(), false);
+            } else if (p.rdmaCm) {
+                try (RdmaCmControlChannel.Listener listener = RdmaCmControlChannel.listen(p.tcpPort)) {
+                    engine.warmUp();
+                    out.print(PerftestFormat.preamble(p.tool, p.role));
+                    out.flush();
+                    channel = listener.accept(timeouts.accept());
+                }
             } else {
                 // Listen before the warm-up: a client that connects meanwhile waits in the backlog.
                 try (ExchangeListener listener = ExchangeListener.listen(null, p.tcpPort, false)) {
@@ -453,7 +469,8 @@ abstract class ToolCommand implements Callable<Integer> {
                 }
             }
             try (PerftestExchange exchange = new PerftestExchange(channel, timeouts, engine.withGid())) {
-                HandshakeScript script = HandshakeScript.of(p.tool, p.role, p.allSizes, p.bidirectional);
+                exchange.binaryKeyGidIndex(engine.gidIndex());
+                HandshakeScript script = HandshakeScript.of(p.tool, p.role, p.allSizes, p.bidirectional, p.rdmaCm);
                 ScriptRunner.run(script, exchange, engine.sizes().length, engine);
             }
             engine.writeJson();

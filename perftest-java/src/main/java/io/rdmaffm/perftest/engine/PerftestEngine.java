@@ -37,16 +37,25 @@ import io.rdmaffm.verbs.QueuePairState;
 import io.rdmaffm.verbs.QueuePairType;
 import io.rdmaffm.verbs.SendOpcode;
 import io.rdmaffm.verbs.VerbsException;
+import io.rdmaffm.verbs.cm.CmEvent;
+import io.rdmaffm.verbs.cm.CmException;
+import io.rdmaffm.verbs.cm.CmId;
+import io.rdmaffm.verbs.cm.ConnectionParameters;
+import io.rdmaffm.verbs.cm.EventChannel;
+import io.rdmaffm.verbs.cm.PortSpace;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -95,6 +104,9 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
     private PingPongDest[] remote;
     private Side side;
     private BannerInfo banner;
+    private EventChannel cmEvents;
+    private CmId cmListener;
+    private CmId[] cmIds;
 
     private long[] tposted;
     private long[] tcompleted;
@@ -183,6 +195,11 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
     /** Message sizes this run measures (UD is capped at the MTU). */
     public long[] sizes() {
         return sizes;
+    }
+
+    /** The GID index in use, -1 without GID. */
+    public int gidIndex() {
+        return gidIndex;
     }
 
     public boolean withGid() {
@@ -396,10 +413,12 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
     @Override
     public void perform(Step step, int sizeIndex) throws Exception {
         switch (step) {
+            case CM_LISTEN -> rdmaCmListen();
+            case CM_CONNECT -> rdmaCmConnect();
             case SETUP -> setup();
             case CONNECT -> connect();
-            case PRINT_LOCAL -> print(PerftestFormat.addresses("local", local, verb, withGid(), false));
-            case PRINT_REMOTE -> print(PerftestFormat.addresses("remote", remote, verb, withGid(), false));
+            case PRINT_LOCAL -> print(PerftestFormat.addresses("local", local, verb, withGid(), p.rdmaCm));
+            case PRINT_REMOTE -> print(PerftestFormat.addresses("remote", remote, verb, withGid(), p.rdmaCm));
             case HEADER -> {
                 print(PerftestFormat.RESULT_LINE);
                 print(tool.bandwidth() ? PerftestFormat.bwHeader(p.unit)
@@ -430,7 +449,11 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
         out.flush();
     }
 
-    private void setup() {
+    /**
+     * PD, CQs and the buffer on {@code c}: the device opened by name, or with {@code -R} the context librdmacm
+     * resolved the peer's address to (a QP made by rdma_cm must share its id's context).
+     */
+    private void createResources(Context c) {
         long maxSize = 0;
         for (long s : sizes) {
             maxSize = Math.max(maxSize, s);
@@ -439,40 +462,53 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
         int line = sys.cacheLineSize();
         long buf = Math.max(maxSize + (qpType == QueuePairType.UD ? GRH_BYTES : 0), page);
         slot = ((buf + line - 1) / line) * line;
-        pd = ctx.allocateProtectionDomain();
+        pd = c.allocateProtectionDomain();
         if (p.useEvents) {
-            channel = ctx.createCompletionChannel();
+            channel = c.createCompletionChannel();
         }
         boolean send = verb == Verb.SEND;
-        sendCq = ctx.createCompletionQueue(Math.max(1, txDepth * p.numQps), channel, 0);
-        recvCq = send ? ctx.createCompletionQueue(Math.max(1, rxDepth * p.numQps), channel, 0) : sendCq;
+        sendCq = c.createCompletionQueue(Math.max(1, txDepth * p.numQps), channel, 0);
+        recvCq = send ? c.createCompletionQueue(Math.max(1, rxDepth * p.numQps), channel, 0) : sendCq;
         int access = Access.mask(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
         mr = pd.allocateRegion(2 * p.numQps * slot, access);
         qps = new QueuePair[p.numQps];
+    }
+
+    private QueuePairInit queuePairInit() {
+        return new QueuePairInit(qpType, sendCq, recvCq).maxSendWr(Math.max(1, txDepth))
+                .maxRecvWr(verb == Verb.SEND ? Math.max(1, rxDepth) : 1).maxInlineData(inlineSize);
+    }
+
+    private void setup() {
+        long maxSize = 0;
+        for (long s : sizes) {
+            maxSize = Math.max(maxSize, s);
+        }
+        if (!p.rdmaCm) {
+            createResources(ctx);
+            for (int i = 0; i < p.numQps; i++) {
+                qps[i] = pd.createQueuePair(queuePairInit());
+                if (qpType == QueuePairType.UD) {
+                    qps[i].modify(QueuePairAttributes.initUd(p.ibPort, UD_QKEY));
+                } else {
+                    int remoteAccess = switch (verb) {
+                        case WRITE -> Access.mask(Access.REMOTE_WRITE);
+                        case READ -> Access.mask(Access.REMOTE_READ);
+                        case ATOMIC -> Access.mask(Access.REMOTE_ATOMIC);
+                        case SEND -> Access.mask(Access.REMOTE_WRITE, Access.LOCAL_WRITE);
+                    };
+                    qps[i].modify(QueuePairAttributes.init(p.ibPort, remoteAccess));
+                }
+            }
+        }
         local = new PingPongDest[p.numQps];
         SecureRandom rnd = new SecureRandom();
         byte[] gidBytes = gid == null ? new byte[16] : gid.gid();
-        long[] localSend = new long[p.numQps];
-        long[] localRecv = new long[p.numQps];
         for (int i = 0; i < p.numQps; i++) {
-            qps[i] = pd.createQueuePair(new QueuePairInit(qpType, sendCq, recvCq)
-                    .maxSendWr(Math.max(1, txDepth)).maxRecvWr(send ? Math.max(1, rxDepth) : 1)
-                    .maxInlineData(inlineSize));
-            if (qpType == QueuePairType.UD) {
-                qps[i].modify(QueuePairAttributes.initUd(p.ibPort, UD_QKEY));
-            } else {
-                int remoteAccess = switch (verb) {
-                    case WRITE -> Access.mask(Access.REMOTE_WRITE);
-                    case READ -> Access.mask(Access.REMOTE_READ);
-                    case ATOMIC -> Access.mask(Access.REMOTE_ATOMIC);
-                    case SEND -> Access.mask(Access.REMOTE_WRITE, Access.LOCAL_WRITE);
-                };
-                qps[i].modify(QueuePairAttributes.init(p.ibPort, remoteAccess));
-            }
-            localSend[i] = mr.address() + i * slot;
-            localRecv[i] = mr.address() + (p.numQps + i) * slot;
+            long localRecv = mr.address() + (p.numQps + i) * slot;
+            // With -R the PSN is rdma_cm's choice; perftest still prints a random one, and so do we.
             int psn = rnd.nextInt() & 0xffffff;
-            local[i] = new PingPongDest(port.lid(), outReads, qps[i].qpNumber(), psn, mr.rkey(), localRecv[i],
+            local[i] = new PingPongDest(port.lid(), outReads, qps[i].qpNumber(), psn, mr.rkey(), localRecv,
                     gidBytes, 0);
         }
         if (p.verify) {
@@ -489,12 +525,124 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
                 .wrApi(false).txDepth(txDepth).postList(p.postList).rxDepth(rxDepth).cqModeration(cqMod)
                 .mtuBytes(Mtu.of(mtuEnum).bytes()).linkType(roce ? "Ethernet" : "IB").gidIndex(gidIndex)
                 .maxInline(inlineSize).outstandingReads(outReads)
-                .atomicType(p.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD").build();
+                .atomicType(p.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD").rdmaCmQps(p.rdmaCm)
+                .rdmaCmExchange(p.rdmaCm).build();
         print(PerftestFormat.banner(banner));
+        if (p.rdmaCm && !client) {
+            print(PerftestFormat.rdmaCmServerWaiting());
+        }
         int n = (int) Math.max(1, p.durationSeconds > 0 ? 1 : p.iterations * p.numQps + p.postList);
         tposted = new long[n];
         tcompleted = new long[n];
         localReports = new BwReport[sizes.length];
+    }
+
+    // ---------------------------------------------------------------- -R: test QPs through rdma_cm
+
+    /** Server: listen before the barrier, so the client's connect requests find us whenever they come. */
+    private void rdmaCmListen() {
+        cmEvents = EventChannel.create();
+        if (client) {
+            return;
+        }
+        cmListener = cmEvents.createId(PortSpace.TCP);
+        try {
+            cmListener.bindAddress(new InetSocketAddress("0.0.0.0", p.tcpPort));
+            cmListener.listen(p.numQps);
+        } catch (VerbsException e) {
+            throw new RunFailure("cannot listen for the test QPs' rdma_cm connections on port " + p.tcpPort + ": "
+                    + e.getMessage());
+        }
+    }
+
+    /**
+     * perftest's {@code create_rdma_cm_connection}: the client resolves and connects one id per QP (retrying
+     * every 100 ms while the server is not listening yet, as perftest does); the server accepts as many
+     * connect requests. The resources live on the context of the first id.
+     */
+    private void rdmaCmConnect() throws Exception {
+        cmIds = new CmId[p.numQps];
+        Duration limit = Duration.ofSeconds(Math.max(10, p.timeoutSeconds));
+        ConnectionParameters params = new ConnectionParameters().retryCount(7).rnrRetryCount(7);
+        boolean reads = verb == Verb.READ || verb == Verb.ATOMIC;
+        params.responderResources(reads ? outReads : 0).initiatorDepth(reads ? outReads : 0);
+        if (client) {
+            InetSocketAddress target = new InetSocketAddress(ipv4(p.server), p.tcpPort);
+            for (int i = 0; i < p.numQps; i++) {
+                cmIds[i] = connectOne(i, target, params, System.nanoTime() + limit.toNanos(), limit);
+            }
+        } else {
+            for (int i = 0; i < p.numQps; i++) {
+                CmEvent request;
+                try {
+                    request = cmListener.awaitConnectRequest(limit);
+                } catch (CmException e) {
+                    throw new RunFailure(e.isTimeout() ? "the client's rdma_cm connection for QP " + i
+                            + " did not arrive within " + limit.toSeconds() + " s" : "rdma_cm: " + e.getMessage());
+                }
+                CmId id = request.id();
+                cmIds[i] = id;
+                useRdmaCmContext(id);
+                qps[i] = id.createQueuePair(pd, queuePairInit());
+                id.accept(params, limit);
+                if (qpType == QueuePairType.RC) {
+                    // perftest's server sets MIN_RNR_TIMER after the accept (rdma_cm_connection_request_handler).
+                    qps[i].modify(new QueuePairAttributes().minRnrTimer(12));
+                }
+            }
+            cmListener.close();
+            cmListener = null;
+        }
+    }
+
+    private CmId connectOne(int i, InetSocketAddress target, ConnectionParameters params, long deadline,
+            Duration limit) {
+        while (true) {
+            CmId id = cmEvents.createId(PortSpace.TCP);
+            try {
+                id.resolveAddress(null, target, Duration.ofSeconds(2));
+                id.resolveRoute(Duration.ofSeconds(2));
+                useRdmaCmContext(id);
+                qps[i] = id.createQueuePair(pd, queuePairInit());
+                id.connect(params, Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime())));
+                return id;
+            } catch (CmException e) {
+                qps[i] = null;
+                RdmaCmControlChannel.closeQuietly(id);
+                if (!RdmaCmControlChannel.retryable(e) || System.nanoTime() + 100_000_000L - deadline >= 0) {
+                    throw new RunFailure("rdma_cm connection of QP " + i + " to " + target.getAddress().getHostAddress()
+                            + ":" + target.getPort() + " failed" + (e.isTimeout() ? " within " + limit.toSeconds() + " s"
+                            : ": " + e.getMessage()));
+                }
+                LockSupport.parkNanos(100_000_000L);
+            } catch (RuntimeException e) {
+                qps[i] = null;
+                RdmaCmControlChannel.closeQuietly(id);
+                throw e;
+            }
+        }
+    }
+
+    /** The first id decides the context; it must be the device and port the user named. */
+    private void useRdmaCmContext(CmId id) {
+        if (pd != null) {
+            return;
+        }
+        Context c = id.context();
+        if (!c.name().equals(p.device) || id.port() != p.ibPort) {
+            throw new RunFailure("rdma_cm reaches " + (client ? p.server : "the client") + " through " + c.name()
+                    + " port " + id.port() + ", not " + p.device + " port " + p.ibPort
+                    + " (use -d " + c.name() + " -i " + id.port() + ")");
+        }
+        createResources(c);
+    }
+
+    private static InetAddress ipv4(String host) {
+        try {
+            return RdmaCmControlChannel.ipv4(host);
+        } catch (io.rdmaffm.perftest.exchange.ExchangeException e) {
+            throw new RunFailure(e.getMessage());
+        }
     }
 
     private void connect() {
@@ -510,7 +658,9 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
             PingPongDest r = remote[i];
             QueuePair qp = qps[i];
             AddressVector av = addressVector(withGid() ? r.gid() : null, r.lid());
-            if (qpType == QueuePairType.UD) {
+            if (p.rdmaCm) {
+                // rdma_cm moved the QP to RTR and RTS when the connection was established.
+            } else if (qpType == QueuePairType.UD) {
                 qp.modify(new QueuePairAttributes().state(QueuePairState.RTR));
                 qp.modify(QueuePairAttributes.rts(local[i].psn()));
                 ahs[i] = pd.createAddressHandle(av);
@@ -750,6 +900,16 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
                 }
             }
         }
+        if (cmIds != null) {
+            for (CmId id : cmIds) {
+                if (id != null) {
+                    order.add(id);
+                }
+            }
+        }
+        if (cmListener != null) {
+            order.add(cmListener);
+        }
         if (mr != null) {
             order.add(mr);
         }
@@ -766,6 +926,9 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
             order.add(pd);
         }
         order.add(ctx);
+        if (cmEvents != null) {
+            order.add(cmEvents);
+        }
         if (side != null) {
             side.close();
         }

@@ -20,6 +20,14 @@ public interface ExchangeChannel extends AutoCloseable {
     byte[] exchange(byte[] mine, int peerLength, String phase, Duration timeout) throws ExchangeException;
 
     /**
+     * True when keys travel as perftest's binary {@code struct pingpong_dest} ({@link BinaryKeyMessage}), as
+     * they do over rdma_cm; false for the text forms of the TCP exchange ({@link KeyMessage}).
+     */
+    default boolean binaryKeys() {
+        return false;
+    }
+
+    /**
      * Sends bytes nobody will read (perftest 4.5's "done\0" at close) and ignores any failure: the peer may
      * already have closed.
      */

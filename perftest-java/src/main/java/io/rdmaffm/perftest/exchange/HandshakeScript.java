@@ -3,6 +3,9 @@ package io.rdmaffm.perftest.exchange;
 import static io.rdmaffm.perftest.exchange.Step.BW_REPORT;
 import static io.rdmaffm.perftest.exchange.Step.CLOSE;
 import static io.rdmaffm.perftest.exchange.Step.CLOSE_AFTER_PEER_RUN;
+import static io.rdmaffm.perftest.exchange.Step.CM_BARRIER;
+import static io.rdmaffm.perftest.exchange.Step.CM_CONNECT;
+import static io.rdmaffm.perftest.exchange.Step.CM_LISTEN;
 import static io.rdmaffm.perftest.exchange.Step.CONNECT;
 import static io.rdmaffm.perftest.exchange.Step.FOOTER;
 import static io.rdmaffm.perftest.exchange.Step.HEADER;
@@ -25,11 +28,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The order of steps one side of one perftest 4.5-0.17 tool goes through over TCP (no rdma_cm): a prologue,
+ * The order of steps one side of one perftest 4.5-0.17 tool goes through: a prologue,
  * a part repeated per message size (once, or for every size with {@code -a}), and an epilogue. The wire steps
  * must match the peer's exactly, message for message; the uni-directional sequences are checked against the
  * captured C runs in the tests. Bidirectional ({@code -b}) sequences follow the reference notes and have no
- * capture yet.
+ * capture yet. With {@code -R} the same messages travel over an rdma_cm QP, and the test QPs are connected by
+ * rdma_cm between two barriers before the destinations are set up ({@code create_rdma_cm_connection}).
  *
  * @param tool     the tool
  * @param role     client or server
@@ -53,11 +57,27 @@ public record HandshakeScript(Tool tool, Role role, List<Step> prologue, List<St
      * @param bidirectional {@code -b} (BW tools only)
      */
     public static HandshakeScript of(Tool tool, Role role, boolean allSizes, boolean bidirectional) {
+        return of(tool, role, allSizes, bidirectional, false);
+    }
+
+    /**
+     * The script of a tool and role.
+     *
+     * @param allSizes      {@code -a}: the per-size part repeats, and some tools add a barrier per size
+     * @param bidirectional {@code -b} (BW tools only)
+     * @param rdmaCm        {@code -R}: the test QPs are connected through rdma_cm
+     */
+    public static HandshakeScript of(Tool tool, Role role, boolean allSizes, boolean bidirectional,
+            boolean rdmaCm) {
         if (bidirectional && !tool.bandwidth()) {
             throw new IllegalArgumentException("bidirectional mode exists for BW tools only");
         }
         boolean client = role == Role.CLIENT;
-        List<Step> pro = new ArrayList<>(List.of(VERSION, SYS_DATA, MTU, SETUP));
+        List<Step> pro = new ArrayList<>(List.of(VERSION, SYS_DATA, MTU));
+        if (rdmaCm) {
+            pro.addAll(List.of(CM_LISTEN, CM_BARRIER, CM_CONNECT, CM_BARRIER));
+        }
+        pro.add(SETUP);
         List<Step> each = new ArrayList<>();
         List<Step> epi = new ArrayList<>();
         switch (tool) {

@@ -16,6 +16,7 @@ public final class PerftestExchange implements AutoCloseable {
     private final ExchangeTimeouts timeouts;
     private final boolean withGid;
     private final String localVersion;
+    private int binaryKeyGidIndex;
     private String peerVersion;
     private double peerVersionValue;
 
@@ -47,6 +48,14 @@ public final class PerftestExchange implements AutoCloseable {
     /** Whether keys go in the 108-byte form with GID. */
     public boolean withGid() {
         return withGid;
+    }
+
+    /**
+     * The GID index that binary keys carry (offset 52; perftest writes it and no reader uses it). Zero until
+     * set, as in perftest's handshakes before its destinations are filled in.
+     */
+    public void binaryKeyGidIndex(int gidIndex) {
+        this.binaryKeyGidIndex = gidIndex;
     }
 
     /** The peer's version string once {@link #exchangeVersions()} ran. */
@@ -115,6 +124,22 @@ public final class PerftestExchange implements AutoCloseable {
     }
 
     /**
+     * The barrier perftest runs around its rdma_cm connection of the test QPs ({@code -R}): a key handshake with
+     * an all-zero destination, because perftest has not filled its destinations in yet. What the peer sends is
+     * zeros too and is dropped.
+     */
+    public void rdmaCmBarrier(String phase) throws ExchangeException {
+        byte[] zeros = new byte[PingPongDest.GID_LENGTH];
+        int saved = binaryKeyGidIndex;
+        binaryKeyGidIndex = 0;
+        try {
+            handshake(new PingPongDest(0, 0, 0, 0, 0, 0, zeros, 0), phase, timeouts.io());
+        } finally {
+            binaryKeyGidIndex = saved;
+        }
+    }
+
+    /**
      * Exchanges bandwidth reports, field by field. In a uni-directional test the server's answers are
      * meaningless (C sends uninitialised memory): the client must ignore what this returns.
      */
@@ -129,7 +154,7 @@ public final class PerftestExchange implements AutoCloseable {
     }
 
     /**
-     * perftest 4.5's close: one more key handshake, then "done\0" that nobody reads. Failures after the
+     * perftest 4.5's close: one more key handshake, then (over TCP only) "done\0" that nobody reads. Failures after the
      * handshake are ignored; the caller still closes the channel.
      *
      * @param peerRunning the peer may still be running its measurement (read/atomic latency server)
@@ -137,7 +162,9 @@ public final class PerftestExchange implements AutoCloseable {
     public void closeHandshake(PingPongDest local0, boolean peerRunning) throws ExchangeException {
         handshake(local0, peerRunning ? "closing handshake (waiting for the peer's test run)" : "closing handshake",
                 peerRunning ? timeouts.peerRun() : timeouts.io());
-        channel.sendAndForget(DONE.clone());
+        if (!channel.binaryKeys()) {
+            channel.sendAndForget(DONE.clone());
+        }
     }
 
     @Override
@@ -146,6 +173,10 @@ public final class PerftestExchange implements AutoCloseable {
     }
 
     private PingPongDest handshake(PingPongDest mine, String phase, Duration timeout) throws ExchangeException {
+        if (channel.binaryKeys()) {
+            return BinaryKeyMessage.decode(channel.exchange(BinaryKeyMessage.encode(mine, binaryKeyGidIndex),
+                    BinaryKeyMessage.SIZE, phase, timeout));
+        }
         int size = KeyMessage.size(withGid);
         return KeyMessage.decode(channel.exchange(KeyMessage.encode(mine, withGid), size, phase, timeout), withGid);
     }

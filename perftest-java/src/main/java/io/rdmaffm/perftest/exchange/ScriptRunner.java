@@ -69,6 +69,7 @@ public final class ScriptRunner {
                 case MTU -> p.negotiatedMtu(ex.exchangeMtu(p.localMtu()));
                 case KEYS -> p.remoteDestinations(ex.exchangeKeys(p.localDestinations()));
                 case SYNC -> ex.sync(p.localDestinations()[0], false);
+                case CM_BARRIER -> ex.rdmaCmBarrier("rdma_cm connection barrier");
                 case SYNC_AFTER_PEER_RUN -> ex.sync(p.localDestinations()[0], true);
                 case BW_REPORT -> p.peerReport(ex.exchangeBwReport(p.localReport(sizeIndex)), sizeIndex);
                 case CLOSE -> ex.closeHandshake(p.localDestinations()[0], false);

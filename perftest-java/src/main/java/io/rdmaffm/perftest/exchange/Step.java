@@ -11,6 +11,15 @@ public enum Step {
     SYS_DATA(true),
     /** Wire: MTU enum as ASCII + NUL; both keep the minimum. */
     MTU(true),
+    /** Local, {@code -R} only: the server starts listening for the test QPs' rdma_cm connections. */
+    CM_LISTEN(false),
+    /** Wire, {@code -R} only: a key handshake with an all-zero destination, before and after {@link #CM_CONNECT}. */
+    CM_BARRIER(true),
+    /**
+     * Local, {@code -R} only: create the resources on the rdma_cm device and connect every test QP through
+     * rdma_cm (client: resolve, connect; server: accept).
+     */
+    CM_CONNECT(false),
     /** Local: create resources (PD, CQs, QPs, MRs), choose the GID and PSNs, print the banner. */
     SETUP(false),
     /** Wire: one key handshake per QP, QP order; the peer's destinations become known. */
@@ -19,7 +28,7 @@ public enum Step {
     SYNC(true),
     /** Wire: as {@link #SYNC}, but the peer answers only after its measured run (use the peer-run limit). */
     SYNC_AFTER_PEER_RUN(true),
-    /** Local: move QPs to RTR (and RTS where this side sends). */
+    /** Local: move QPs to RTR (and RTS where this side sends); with {@code -R} rdma_cm has done that. */
     CONNECT(false),
     /** Local: print the " local address: …" lines (and GID lines). */
     PRINT_LOCAL(false),

@@ -185,4 +185,26 @@ class CodecTest {
         assertEquals(r, BwReportMessage.decode(wire));
         assertEquals(8, BwReportMessage.encode(r, 5.33)[1].length);
     }
+
+    @Test
+    void binaryKeyIsCsStructPingpongDestInNetworkOrder() throws Exception {
+        byte[] gid = HexFormat.of().parseHex("00000000000000000000ffff0a4d0001");
+        PingPongDest d = new PingPongDest(0x12, 0x10, 0x2b, 0x28be32, 0x80000a69, 0x7fc11c3b6000L, gid, 0);
+        byte[] wire = BinaryKeyMessage.encode(d, 1);
+        // int lid, out_reads, qpn, psn; unsigned rkey; 4 bytes padding; u64 vaddr; u8 gid[16]; srqn; gid_index.
+        assertEquals("00000012" + "00000010" + "0000002b" + "0028be32" + "80000a69" + "00000000"
+                + "00007fc11c3b6000" + "00000000000000000000ffff0a4d0001" + "00000000" + "00000001",
+                HexFormat.of().formatHex(wire));
+        assertEquals(d, BinaryKeyMessage.decode(wire));
+    }
+
+    @Test
+    void binaryKeyOfTheWrongSizeOrRangeIsRefused() {
+        ExchangeException shortMsg = assertThrows(ExchangeException.class, () -> BinaryKeyMessage.decode(new byte[59]));
+        assertTrue(shortMsg.getMessage().contains("expected 56 bytes"), shortMsg.getMessage());
+        byte[] wire = new byte[BinaryKeyMessage.SIZE];
+        wire[8] = 0x7f; // QPN 0x7f000000 does not fit 24 bits: this peer is not sending a pingpong_dest
+        ExchangeException range = assertThrows(ExchangeException.class, () -> BinaryKeyMessage.decode(wire));
+        assertTrue(range.getMessage().contains("qpn"), range.getMessage());
+    }
 }

@@ -98,6 +98,51 @@ class HandshakeScriptCaptureTest {
     }
 
     @Test
+    void rdmaCmConnectsTheTestQpsBetweenTwoBarriersBeforeSetup() {
+        // create_rdma_cm_connection: handshake, rdma_cm connect, handshake; then set_up_connection.
+        for (Tool tool : Tool.values()) {
+            for (Role role : Role.values()) {
+                List<Step> tcp = HandshakeScript.of(tool, role, false, false).expand(1);
+                List<Step> cm = HandshakeScript.of(tool, role, false, false, true).expand(1);
+                List<Step> expected = new ArrayList<>(tcp);
+                expected.addAll(tcp.indexOf(Step.SETUP),
+                        List.of(Step.CM_LISTEN, Step.CM_BARRIER, Step.CM_CONNECT, Step.CM_BARRIER));
+                assertEquals(expected, cm, tool + " " + role);
+                assertEquals(normalise(HandshakeScript.of(tool, Role.CLIENT, false, false, true).wireSteps(1)),
+                        normalise(HandshakeScript.of(tool, Role.SERVER, false, false, true).wireSteps(1)), tool.name());
+            }
+        }
+    }
+
+    @Test
+    void rdmaCmChannelSendsBinaryKeysAndNoDone() throws Exception {
+        // Over rdma_cm a handshake is one 56-byte struct each way, and the close sends nothing after it.
+        List<byte[]> sent = new ArrayList<>();
+        PingPongDest peer = new PingPongDest(0, 1, 0x2c, 0x36b07e, 0x1234, 0x7fc11c3b6000L, new byte[16], 0);
+        ExchangeChannel ch = new ExchangeChannel() {
+            @Override public Role role() { return Role.CLIENT; }
+            @Override public boolean binaryKeys() { return true; }
+            @Override public byte[] exchange(byte[] mine, int peerLength, String phase, java.time.Duration t) {
+                sent.add(mine);
+                assertEquals(BinaryKeyMessage.SIZE, peerLength, phase);
+                return BinaryKeyMessage.encode(peer, 1);
+            }
+            @Override public void sendAndForget(byte[] bytes) { sent.add(bytes); }
+            @Override public void close() { }
+        };
+        PerftestExchange ex = new PerftestExchange(ch, ExchangeTimeouts.defaults(), true);
+        ex.binaryKeyGidIndex(3);
+        PingPongDest mine = new PingPongDest(0, 1, 0x2b, 0x28be32, 0x9f5, 0x56536ba6f000L, new byte[16], 0);
+        ex.rdmaCmBarrier("barrier");
+        assertEquals(peer, ex.exchangeKeys(new PingPongDest[] {mine})[0]);
+        ex.closeHandshake(mine, false);
+        assertEquals(3, sent.size(), "barrier, key, close handshake; no \"done\"");
+        assertArrayEquals(new byte[BinaryKeyMessage.SIZE], sent.get(0), "barrier carries an all-zero struct");
+        assertEquals(3, java.nio.ByteBuffer.wrap(sent.get(1)).getInt(52), "gid_index at offset 52");
+        assertEquals(mine, BinaryKeyMessage.decode(sent.get(1)));
+    }
+
+    @Test
     void bidirectionalOnlyForBandwidth() {
         assertThrows(IllegalArgumentException.class, () -> HandshakeScript.of(Tool.SEND_LAT, Role.CLIENT, false, true));
     }

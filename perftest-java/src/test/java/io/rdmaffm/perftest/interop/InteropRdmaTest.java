@@ -47,6 +47,9 @@ class InteropRdmaTest {
             {"ib_atomic_bw", "-n", "200", "-A", "CMP_AND_SWAP", "-q", "2"},
             {"ib_atomic_lat", "-n", "300"},
             {"ib_atomic_lat", "-n", "200", "-A", "CMP_AND_SWAP"},
+            {"ib_write_bw", "-n", "200", "-s", "65536", "-R"},
+            {"ib_read_bw", "-n", "100", "-q", "2", "-R"},
+            {"ib_send_lat", "-n", "200", "-R"},
         };
         for (String[] r : runs) {
             all.add(Arguments.of("Java client, C server", String.join(" ", r), r));
@@ -56,7 +59,9 @@ class InteropRdmaTest {
         String[] sendLatAll = {"ib_send_lat", "-n", "20", "-a"};
         all.add(Arguments.of("Java client, C server", String.join(" ", writeAll), writeAll));
         all.add(Arguments.of("C client, Java server", String.join(" ", sendLatAll), sendLatAll));
-        return all.stream();
+        // -Dinterop.only=TEXT runs the cases whose command contains TEXT (for working on one tool or flag).
+        String only = System.getProperty("interop.only", "");
+        return all.stream().filter(a -> ((String) a.get()[1]).contains(only));
     }
 
     @ParameterizedTest(name = "{index}: {0}: {1}")
@@ -67,6 +72,7 @@ class InteropRdmaTest {
         PerftestPeers.requireCPerftest();
         int port = PerftestPeers.freshPort();
         String tool = run[0];
+        boolean rdmaCm = List.of(run).contains("-R");
         List<String> common = PerftestPeers.args("-d", device, "-x", PerftestPeers.gidIndex(), "-p", String.valueOf(port));
         for (int i = 1; i < run.length; i++) {
             common.add(run[i]);
@@ -94,12 +100,12 @@ class InteropRdmaTest {
             PerftestPeers.Peer client;
             if (javaIsClient) {
                 server = PerftestPeers.startC(cArgs);
-                PerftestPeers.awaitListening(p, 30);
+                awaitServer(rdmaCm, p, 30);
                 jArgs.add(PerftestPeers.serverIp());
                 client = PerftestPeers.startJava(jArgs);
             } else {
                 server = PerftestPeers.startJava(jArgs);
-                PerftestPeers.awaitListening(p, 60);
+                awaitServer(rdmaCm, p, 60);
                 cArgs.add(PerftestPeers.serverIp());
                 client = PerftestPeers.startC(cArgs);
             }
@@ -147,6 +153,14 @@ class InteropRdmaTest {
                 }
             }
             assertFalse(pc.latRows().isEmpty(), "the client printed latency rows" + both);
+        }
+    }
+
+    private static void awaitServer(boolean rdmaCm, int port, long seconds) throws Exception {
+        if (rdmaCm) {
+            PerftestPeers.awaitRdmaCmListening(port, seconds);
+        } else {
+            PerftestPeers.awaitListening(port, seconds);
         }
     }
 

@@ -123,6 +123,30 @@ final class PerftestPeers {
         throw new AssertionError("nothing listened on port " + port + " within " + seconds + " s");
     }
 
+    /**
+     * Waits until an rdma_cm id listens on {@code port} (perftest {@code -R} has no TCP socket), as iproute2's
+     * {@code rdma res show cm_id} lists it: "... state LISTEN ps TCP ... src-addr 0.0.0.0:PORT".
+     */
+    static void awaitRdmaCmListening(int port, long seconds) throws Exception {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        String suffix = ":" + port;
+        while (System.nanoTime() < deadline) {
+            Process p = new ProcessBuilder("rdma", "res", "show", "cm_id").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            p.waitFor(5, TimeUnit.SECONDS);
+            for (String line : out.split("\n")) {
+                String[] cols = line.trim().split("\\s+");
+                for (int i = 0; i + 1 < cols.length; i++) {
+                    if (line.contains("state LISTEN") && cols[i].equals("src-addr") && cols[i + 1].endsWith(suffix)) {
+                        return;
+                    }
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no rdma_cm id listened on port " + port + " within " + seconds + " s");
+    }
+
     static List<String> args(String... a) {
         return new ArrayList<>(List.of(a));
     }
