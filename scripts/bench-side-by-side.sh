@@ -5,7 +5,7 @@
 # over the rounds. The A-against-A figure of the same boot (each inner A divided by its neighbours) is printed
 # next to it, so the noise is visible. Absolute figures of an emulated machine mean nothing; ratios do.
 #
-# usage: sudo [BENCH_ONLY="ib_send_lat ib_write_bw"] scripts/bench-side-by-side.sh [ROUNDS]
+# usage: sudo [BENCH_ONLY="ib_send_lat ib_write_bw"] [BENCH_ITERS=5000] scripts/bench-side-by-side.sh [ROUNDS]
 #        (default 5 rounds: A B A B A B A B A B A)
 set -euo pipefail
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,4 +19,4 @@ mvn -B -ntp -q package -DskipTests
 mkdir -p "$ROOT/target/bench"
 # Multi-threaded TCG: latency between two processes is about 100x lower than with one emulation thread.
 export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
-exec "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/side-by-side-run.sh" "${1:-5}" "$ROOT/target/bench" "${BENCH_ONLY:-}"
+exec "$SCRIPT_DIR/rdma-env.sh" --timeout 7200 -- bash "$SCRIPT_DIR/bench/side-by-side-run.sh" "${1:-5}" "$ROOT/target/bench" "${BENCH_ONLY:-}" "${BENCH_ITERS:-5000}"

@@ -94,8 +94,11 @@ abstract class ToolCommand implements Callable<Integer> {
     @Option(names = {"-F", "--CPU-freq"}, description = "Accepted for compatibility (Java times with System.nanoTime).")
     boolean cpuFreq;
 
-    @Option(names = {"-R", "--rdma_cm"}, description = "Connect the QPs with rdma_cm.")
+    @Option(names = {"-R", "--rdma_cm"}, description = "Connect the QPs with rdma_cm (implies -z).")
     boolean rdmaCm;
+
+    @Option(names = {"-z", "--comm_rdma_cm"}, description = "Exchange the control data over an rdma_cm QP instead of TCP.")
+    boolean commRdmaCm;
 
     @Option(names = {"--report_gbits"}, description = "Report bandwidth in Gb/s.")
     boolean reportGbits;
@@ -131,7 +134,6 @@ abstract class ToolCommand implements Callable<Integer> {
     @Option(names = {"-O", "--dualport"}, hidden = true) boolean dualPort;
     @Option(names = {"-g", "--mcg"}, hidden = true) boolean multicast;
     @Option(names = {"-M", "--MGID"}, hidden = true) String mgid;
-    @Option(names = {"-z", "--comm_rdma_cm"}, hidden = true) boolean commRdmaCm;
     @Option(names = {"-H", "--report-histogrm", "--report-histogram"}, hidden = true) boolean histogram;
     @Option(names = {"-C", "--report-cycles"}, hidden = true) boolean cycles;
     @Option(names = {"-X", "--vector"}, hidden = true) String vector;
@@ -174,7 +176,7 @@ abstract class ToolCommand implements Callable<Integer> {
     @Option(names = {"--use_cuda"}, hidden = true) String cuda;
     @Option(names = {"--use_rocm"}, hidden = true) String rocm;
 
-    private static final List<String> NOT_YET = List.of("--dualport", "--mcg", "--MGID", "--comm_rdma_cm",
+    private static final List<String> NOT_YET = List.of("--dualport", "--mcg", "--MGID",
             "--report-histogrm", "--report-cycles", "--vector", "--limit_bw", "--limit_msgrate", "--report-counters",
             "--tos", "--use-srq", "--run_infinitely", "--report-both", "--report-per-port", "--cpu_util",
             "--latency_gap", "--output", "--mmap", "--mmap-offset", "--odp", "--use_hugepages", "--mr_per_qp",
@@ -264,9 +266,6 @@ abstract class ToolCommand implements Callable<Integer> {
             if (events) {
                 throw bad("-D cannot be combined with -e");
             }
-            if (!bw) {
-                throw bad("-D is not supported yet for latency tools by perftest-java");
-            }
             p.durationSeconds = duration;
             p.marginSeconds = margin == null ? duration / 4 : margin;
             if (duration <= 2 * p.marginSeconds) {
@@ -324,6 +323,7 @@ abstract class ToolCommand implements Callable<Integer> {
             }
             p.rdmaCm = true;
         }
+        p.rdmaCmExchange = rdmaCm || commRdmaCm;
         CommandLine.Model.OptionSpec inl = spec.findOption("-I");
         if (inl != null && inl.getValue() != null) {
             int v = inl.getValue();
@@ -450,9 +450,9 @@ abstract class ToolCommand implements Callable<Integer> {
                 engine.warmUp();
                 out.print(PerftestFormat.preamble(p.tool, p.role));
                 out.flush();
-                channel = p.rdmaCm ? RdmaCmControlChannel.connect(p.server, p.tcpPort, timeouts.connect())
+                channel = p.rdmaCmExchange ? RdmaCmControlChannel.connect(p.server, p.tcpPort, timeouts.connect())
                         : TcpExchangeChannel.connect(p.server, p.tcpPort, timeouts.connect(), false);
-            } else if (p.rdmaCm) {
+            } else if (p.rdmaCmExchange) {
                 try (RdmaCmControlChannel.Listener listener = RdmaCmControlChannel.listen(p.tcpPort)) {
                     engine.warmUp();
                     out.print(PerftestFormat.preamble(p.tool, p.role));

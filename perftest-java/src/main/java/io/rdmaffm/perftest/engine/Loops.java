@@ -320,6 +320,129 @@ final class Loops {
         }
     }
 
+    /**
+     * Duration mode ({@code -D}) of the latency loops: perftest's alarm states as deadlines. Each side runs on
+     * its own clock: after {@code margin} it starts counting completed round trips (sample[0] = start), at
+     * {@code duration - margin} it stops counting (sample[1] = end, sample[2] = count), at {@code duration} it
+     * stops, even while waiting for the peer, whose clock ends at about the same time.
+     */
+    static final class Clock {
+        final long start;
+        final long sampleStart;
+        final long sampleEnd;
+        final long end;
+        long sampled;
+        long sampledAt;
+        long stoppedAt;
+        boolean sampling;
+
+        Clock(long durationNanos, long marginNanos) {
+            start = System.nanoTime();
+            sampleStart = start + marginNanos;
+            sampleEnd = start + durationNanos - marginNanos;
+            end = start + durationNanos;
+        }
+
+        /** Counts one round trip if inside the sample window; false once the run is over. */
+        boolean tick() {
+            long now = System.nanoTime();
+            if (now >= sampleStart && now < sampleEnd) {
+                if (!sampling) {
+                    sampling = true;
+                    sampledAt = now;
+                }
+                sampled++;
+            } else if (sampling && now >= sampleEnd) {
+                sampling = false;
+                stoppedAt = now;
+            }
+            return now < end;
+        }
+
+        boolean over() {
+            return System.nanoTime() >= end;
+        }
+
+        /** [sample start, sample end, round trips counted]. */
+        void report(long[] sample) {
+            sample[0] = sampledAt;
+            sample[1] = stoppedAt != 0 ? stoppedAt : Math.min(System.nanoTime(), sampleEnd);
+            sample[2] = sampled;
+        }
+    }
+
+    /** {@link #writeLatency} for {@code -D}: ping-pong until the clock ends; a peer that stops ends the wait. */
+    static void writeLatencyDuration(Side s, long size, boolean server, boolean inline, Clock clock, long[] sample) {
+        MemorySegment buf = s.mr.segment();
+        long base = s.mr.address();
+        long postOff = s.localSend[0] - base + size - 1;
+        long pollOff = s.localRecv[0] - base + size - 1;
+        SendWorkRequests wrs = s.sendWrs[0];
+        wrs.get(0).flags(SendFlags.SIGNALED | (inline ? SendFlags.INLINE : 0));
+        long scnt = 0;
+        long rcnt = 0;
+        outer:
+        while (true) {
+            if (!(scnt < 1 && server)) {
+                rcnt++;
+                byte expected = (byte) rcnt;
+                int spins = 0;
+                while ((byte) BYTE.getOpaque(buf, pollOff) != expected) {
+                    if ((++spins & 0xFF) == 0 && clock.over()) {
+                        break outer;
+                    }
+                }
+            }
+            buf.set(JAVA_BYTE, postOff, (byte) ++scnt);
+            s.qps[0].postSend(wrs, 1);
+            if (!clock.tick()) {
+                break;
+            }
+            awaitOne(s, s.sendCq, s.sendOne, "RDMA write");
+        }
+        clock.report(sample);
+    }
+
+    /** {@link #sendLatency} for {@code -D}: receives are always re-posted; the clock ends the run. */
+    static void sendLatencyDuration(Side s, boolean server, boolean inline, Clock clock, long[] sample) {
+        SendWorkRequests wrs = s.sendWrs[0];
+        wrs.get(0).flags(SendFlags.SIGNALED | (inline ? SendFlags.INLINE : 0));
+        long scnt = 0;
+        outer:
+        while (true) {
+            if (!(scnt < 1 && !server)) {
+                int spins = 0;
+                while (s.poll(s.recvCq, s.recvOne) == 0) {
+                    if ((++spins & 0xFF) == 0 && clock.over()) {
+                        break outer;
+                    }
+                }
+                if (!s.recvOne.isSuccess(0)) {
+                    throw new RunFailure("receive completion with error: " + s.recvOne.describe(0));
+                }
+                s.qps[0].postRecv(s.recvWrs[0], (int) s.recvOne.wrId(0), 1);
+                if (!clock.tick()) {
+                    break;
+                }
+            }
+            scnt++;
+            s.qps[0].postSend(wrs, 1);
+            awaitOne(s, s.sendCq, s.sendOne, "send");
+        }
+        clock.report(sample);
+    }
+
+    /** {@link #oneSidedLatency} for {@code -D}. */
+    static void oneSidedLatencyDuration(Side s, Clock clock, long[] sample) {
+        SendWorkRequests wrs = s.sendWrs[0];
+        wrs.get(0).flags(SendFlags.SIGNALED);
+        do {
+            s.qps[0].postSend(wrs, 1);
+            awaitOne(s, s.sendCq, s.sendOne, "operation");
+        } while (clock.tick());
+        clock.report(sample);
+    }
+
     /** Busy-polls (or waits for events) until one completion; returns the low 32 bits of its wr_id. */
     static int awaitOne(Side s, io.rdmaffm.verbs.CompletionQueue cq, Completions wc, String what) {
         long since = 0;

@@ -10,6 +10,7 @@ import io.rdmaffm.perftest.exchange.Tool;
 import io.rdmaffm.perftest.exchange.Verb;
 import io.rdmaffm.perftest.report.BannerInfo;
 import io.rdmaffm.perftest.report.BwArithmetic;
+import io.rdmaffm.perftest.report.DurationLatency;
 import io.rdmaffm.perftest.report.HgrmWriter;
 import io.rdmaffm.perftest.report.JsonReport;
 import io.rdmaffm.perftest.report.LatencyArithmetic;
@@ -114,6 +115,8 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
     private final long[] ccnt;
     private final List<BwReport> bwRows = new ArrayList<>();
     private final List<LatencyRow> latRows = new ArrayList<>();
+    private DurationLatency durationResult;
+    private final long[] durationSample = new long[3];
     private BwReport[] localReports;
     private BwReport lastPeerReport;
     private final Histogram histogram = new Histogram(3_600_000_000_000L, 3);
@@ -417,8 +420,8 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
             case CM_CONNECT -> rdmaCmConnect();
             case SETUP -> setup();
             case CONNECT -> connect();
-            case PRINT_LOCAL -> print(PerftestFormat.addresses("local", local, verb, withGid(), p.rdmaCm));
-            case PRINT_REMOTE -> print(PerftestFormat.addresses("remote", remote, verb, withGid(), p.rdmaCm));
+            case PRINT_LOCAL -> print(PerftestFormat.addresses("local", local, verb, withGid(), p.rdmaCmExchange));
+            case PRINT_REMOTE -> print(PerftestFormat.addresses("remote", remote, verb, withGid(), p.rdmaCmExchange));
             case HEADER -> {
                 print(PerftestFormat.RESULT_LINE);
                 print(tool.bandwidth() ? PerftestFormat.bwHeader(p.unit)
@@ -526,7 +529,7 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
                 .mtuBytes(Mtu.of(mtuEnum).bytes()).linkType(roce ? "Ethernet" : "IB").gidIndex(gidIndex)
                 .maxInline(inlineSize).outstandingReads(outReads)
                 .atomicType(p.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD").rdmaCmQps(p.rdmaCm)
-                .rdmaCmExchange(p.rdmaCm).build();
+                .rdmaCmExchange(p.rdmaCmExchange).build();
         print(PerftestFormat.banner(banner));
         if (p.rdmaCm && !client) {
             print(PerftestFormat.rdmaCmServerWaiting());
@@ -763,6 +766,15 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
         Loops.BwSpec b = bwSpec(size, iters, side, null);
         Loops.prepareSends(side, b);
         boolean inline = size <= inlineSize && inlineSize > 0;
+        if (p.durationSeconds > 0) {
+            Loops.Clock clock = new Loops.Clock(p.durationSeconds * 1_000_000_000L, p.marginSeconds * 1_000_000_000L);
+            switch (verb) {
+                case WRITE -> Loops.writeLatencyDuration(side, size, !client, inline, clock, durationSample);
+                case SEND -> Loops.sendLatencyDuration(side, !client, inline, clock, durationSample);
+                default -> Loops.oneSidedLatencyDuration(side, clock, durationSample);
+            }
+            return;
+        }
         switch (verb) {
             case WRITE -> Loops.writeLatency(side, size, iters, !client, inline, tposted);
             case SEND -> Loops.sendLatency(side, iters, rxDepth, !client, inline, tposted);
@@ -783,6 +795,17 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
             BwReport r = localReports[sizeIndex];
             bwRows.add(r);
             print(PerftestFormat.bwRow(r, p.unit));
+            return;
+        }
+        if (p.durationSeconds > 0) {
+            long n = durationSample[2];
+            if (n == 0) {
+                throw new RunFailure("no round trip completed inside the " + (p.durationSeconds - 2 * p.marginSeconds)
+                        + " s sample window (did the peer start with the same -D?)");
+            }
+            DurationLatency d = LatencyArithmetic.duration(durationSample[0], durationSample[1], n, verb, 1000.0);
+            durationResult = d;
+            print(PerftestFormat.latencyDurationRow(verb == Verb.ATOMIC ? 8 : size, n, d.avgUsec(), d.tps()));
             return;
         }
         int iters = (int) p.iterations;
@@ -878,6 +901,8 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
             return;
         }
         String json = tool.bandwidth() ? JsonReport.bandwidth(banner, p.describe(), p.unit, bwRows)
+                : durationResult != null ? JsonReport.latencyDuration(banner, p.describe(),
+                        verb == Verb.ATOMIC ? 8 : sizes[0], durationSample[2], durationResult)
                 : JsonReport.latency(banner, p.describe(), latRows);
         Files.writeString(p.outJsonFile, json);
     }

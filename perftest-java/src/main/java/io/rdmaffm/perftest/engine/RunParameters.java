@@ -36,6 +36,8 @@ public final class RunParameters {
     public String connection = "RC";
     public boolean bidirectional;
     public boolean rdmaCm;
+    /** {@code -z} or {@code -R}: the control messages go over an rdma_cm QP. */
+    public boolean rdmaCmExchange;
     public int inlineSize;
     public boolean inlineGiven;
     public int cqModeration;
@@ -99,6 +101,7 @@ public final class RunParameters {
         m.put("connection", connection);
         m.put("bidirectional", bidirectional);
         m.put("rdma_cm", rdmaCm);
+        m.put("rdma_cm_exchange", rdmaCmExchange);
         m.put("inline_size", inlineSize);
         m.put("cq_moderation", cqModeration);
         m.put("post_list", postList);

@@ -48,6 +48,20 @@ public final class JsonReport {
         return w.endArray().endObject().toString() + "\n";
     }
 
+    /** A duration-mode ({@code -D}) latency run: size, round trips in the sample window, t_avg, tps. */
+    public static String latencyDuration(BannerInfo info, Map<String, ?> parameters, long size, long iters,
+            DurationLatency d) {
+        JsonWriter w = start(info, parameters);
+        w.name("results").beginObject();
+        w.name("MsgSize").value(size);
+        w.name("n_iterations").value(iters);
+        w.name("t_avg").number(d.avgUsec(), 2);
+        w.name("tps_average").number(d.tps(), 2);
+        w.name("unit").value("usec");
+        w.endObject();
+        return w.endObject().toString() + "\n";
+    }
+
     private static JsonWriter start(BannerInfo i, Map<String, ?> parameters) {
         JsonWriter w = new JsonWriter().beginObject();
         w.name("test_info").beginObject();

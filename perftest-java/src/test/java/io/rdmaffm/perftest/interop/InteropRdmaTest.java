@@ -50,6 +50,10 @@ class InteropRdmaTest {
             {"ib_write_bw", "-n", "200", "-s", "65536", "-R"},
             {"ib_read_bw", "-n", "100", "-q", "2", "-R"},
             {"ib_send_lat", "-n", "200", "-R"},
+            {"ib_send_lat", "-n", "200", "-z", "-c", "UD"},
+            {"ib_write_lat", "-D", "4", "-f", "1"},
+            {"ib_send_lat", "-D", "4", "-f", "1"},
+            {"ib_read_lat", "-D", "4", "-f", "1"},
         };
         for (String[] r : runs) {
             all.add(Arguments.of("Java client, C server", String.join(" ", r), r));
@@ -72,7 +76,7 @@ class InteropRdmaTest {
         PerftestPeers.requireCPerftest();
         int port = PerftestPeers.freshPort();
         String tool = run[0];
-        boolean rdmaCm = List.of(run).contains("-R");
+        boolean rdmaCm = List.of(run).contains("-R") || List.of(run).contains("-z");
         List<String> common = PerftestPeers.args("-d", device, "-x", PerftestPeers.gidIndex(), "-p", String.valueOf(port));
         for (int i = 1; i < run.length; i++) {
             common.add(run[i]);
@@ -141,6 +145,18 @@ class InteropRdmaTest {
             } else {
                 assertFalse(ps.bwRows().isEmpty(), "send_bw server prints its own row" + both);
             }
+        } else if (List.of(run).contains("-D")) {
+            // Duration mode: each measuring side prints one row of round trips counted in its sample window.
+            boolean passiveJavaServer = !javaIsClient && (tool.startsWith("ib_read") || tool.startsWith("ib_atomic"));
+            var javaRows = javaIsClient ? pc.latDurationRows() : ps.latDurationRows();
+            if (!passiveJavaServer) {
+                assertEquals(1, javaRows.size(), "one duration row from the Java side" + both);
+                var r = javaRows.get(0);
+                assertTrue(r.iters() > 0 && r.avgUsec() > 0 && r.tps() > 0
+                        && Math.abs(r.avgUsec() * r.tps() / 1e6 * (tool.startsWith("ib_read") ? 1 : 2) - 1) < 0.05,
+                        "sane duration figures (t_avg x tps = 1 s per round trip) " + r + both);
+            }
+            assertFalse(pc.latDurationRows().isEmpty(), "the client printed a duration row" + both);
         } else {
             // Every side that measures prints rows; the Java side's figures must be sane.
             var javaRows = javaIsClient ? pc.latRows() : ps.latRows();
