@@ -188,6 +188,13 @@ static const struct rdmaffm_layout_entry table[] = {
 	O(rdma_cm_event, param.conn.rnr_retry_count), O(rdma_cm_event, param.conn.srq), O(rdma_cm_event, param.conn.qp_num),
 	O(rdma_cm_event, param.ud), O(rdma_cm_event, param.ud.private_data), O(rdma_cm_event, param.ud.private_data_len),
 	O(rdma_cm_event, param.ud.ah_attr), O(rdma_cm_event, param.ud.qp_num), O(rdma_cm_event, param.ud.qkey),
+	/* the peer's address vector in a UD ESTABLISHED event, read field by field into an AddressVector */
+	O(rdma_cm_event, param.ud.ah_attr.grh.dgid), O(rdma_cm_event, param.ud.ah_attr.grh.flow_label),
+	O(rdma_cm_event, param.ud.ah_attr.grh.sgid_index), O(rdma_cm_event, param.ud.ah_attr.grh.hop_limit),
+	O(rdma_cm_event, param.ud.ah_attr.grh.traffic_class), O(rdma_cm_event, param.ud.ah_attr.dlid),
+	O(rdma_cm_event, param.ud.ah_attr.sl), O(rdma_cm_event, param.ud.ah_attr.src_path_bits),
+	O(rdma_cm_event, param.ud.ah_attr.static_rate), O(rdma_cm_event, param.ud.ah_attr.is_global),
+	O(rdma_cm_event, param.ud.ah_attr.port_num),
 	S(sockaddr_in), O(sockaddr_in, sin_family), O(sockaddr_in, sin_port), O(sockaddr_in, sin_addr),
 	S(sockaddr_in6), O(sockaddr_in6, sin6_family), O(sockaddr_in6, sin6_port), O(sockaddr_in6, sin6_flowinfo),
 	O(sockaddr_in6, sin6_addr), O(sockaddr_in6, sin6_scope_id),
@@ -260,7 +267,7 @@ static const struct rdmaffm_layout_entry table[] = {
 	K(RDMA_CM_EVENT_ESTABLISHED), K(RDMA_CM_EVENT_DISCONNECTED), K(RDMA_CM_EVENT_DEVICE_REMOVAL),
 	K(RDMA_CM_EVENT_MULTICAST_JOIN), K(RDMA_CM_EVENT_MULTICAST_ERROR), K(RDMA_CM_EVENT_ADDR_CHANGE),
 	K(RDMA_CM_EVENT_TIMEWAIT_EXIT),
-	K(RDMA_MAX_RESP_RES), K(RDMA_MAX_INIT_DEPTH),
+	K(RDMA_MAX_RESP_RES), K(RDMA_MAX_INIT_DEPTH), K(RDMA_UDP_QKEY),
 	K(RDMA_OPTION_ID), K(RDMA_OPTION_ID_TOS), K(RDMA_OPTION_ID_REUSEADDR), K(RDMA_OPTION_ID_AFONLY),
 	K(RDMA_OPTION_ID_ACK_TIMEOUT),
 };

@@ -68,6 +68,84 @@ public final class AddressVector {
         return this;
     }
 
+    /** The port the address vector leaves from (port_num). */
+    public int port() {
+        return port;
+    }
+
+    /** The destination LID (dlid; 0 on RoCE). */
+    public int dlid() {
+        return dlid;
+    }
+
+    public int serviceLevel() {
+        return serviceLevel;
+    }
+
+    public int staticRate() {
+        return staticRate;
+    }
+
+    public int srcPathBits() {
+        return srcPathBits;
+    }
+
+    /** True when a GRH is sent (is_global): always on RoCE. */
+    public boolean isGlobal() {
+        return global;
+    }
+
+    /** The destination GID (grh.dgid), a copy; all zeros without a GRH. */
+    public byte[] destinationGid() {
+        return dgid.clone();
+    }
+
+    /** Our source GID index (grh.sgid_index). */
+    public int sourceGidIndex() {
+        return sgidIndex;
+    }
+
+    public int hopLimit() {
+        return hopLimit;
+    }
+
+    public int trafficClass() {
+        return trafficClass;
+    }
+
+    public int flowLabel() {
+        return flowLabel;
+    }
+
+    /** An independent copy (address vectors are mutable builders). */
+    public AddressVector copy() {
+        AddressVector c = new AddressVector();
+        c.dlid = dlid;
+        c.serviceLevel = serviceLevel;
+        c.srcPathBits = srcPathBits;
+        c.staticRate = staticRate;
+        c.port = port;
+        c.global = global;
+        c.dgid = dgid.clone();
+        c.sgidIndex = sgidIndex;
+        c.hopLimit = hopLimit;
+        c.trafficClass = trafficClass;
+        c.flowLabel = flowLabel;
+        return c;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("AddressVector[port ").append(port);
+        if (global) {
+            sb.append(", dgid ").append(java.util.HexFormat.of().formatHex(dgid)).append(", sgid_index ")
+                    .append(sgidIndex).append(", hop_limit ").append(hopLimit);
+        } else {
+            sb.append(", dlid ").append(dlid);
+        }
+        return sb.append(", sl ").append(serviceLevel).append(']').toString();
+    }
+
     void writeTo(java.lang.foreign.MemorySegment s, long base) {
         var l = io.rdmaffm.verbs.raw.Structs.ibv_ah_attr;
         java.lang.foreign.MemorySegment.copy(dgid, 0, s, java.lang.foreign.ValueLayout.JAVA_BYTE,

@@ -13,7 +13,16 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
  * Reads a device's async events ({@code ibv_get_async_event} / {@code ibv_ack_async_event}) with a bounded
- * wait on the context's async fd, which is made non-blocking. One reader per context.
+ * wait on the context's async fd, which is made non-blocking. One reader per context. Each event is acknowledged
+ * as soon as it is read, so {@code ibv_destroy_qp}/{@code _cq}/{@code _srq}, which wait until every event of their
+ * object has been acknowledged, never block on an event nobody took.
+ *
+ * <p>IBV_EVENT_DEVICE_FATAL comes when the kernel detaches the device from open contexts: on unregistration
+ * ({@code rdma link delete}, driver unbind), {@code ib_uverbs_remove_one} does that only for drivers with a
+ * {@code disassociate_ucontext} operation (mlx4, mlx5, hns, irdma in Linux 6.1). For the others, Soft-RoCE
+ * among them, the kernel sends no event: the removal waits in the kernel until every process has closed the
+ * device ({@code wait_for_completion} in {@code ib_uverbs_remove_one}), so an application learns of it only
+ * from the tool that removes the device. Closing the {@link Context} then lets the removal finish.
  */
 public final class AsyncEvents {
     private static final String[] NAMES = {"CQ_ERR", "QP_FATAL", "QP_REQ_ERR", "QP_ACCESS_ERR", "COMM_EST",

@@ -25,4 +25,9 @@ final class Bridge implements VerbsBridge {
                                      Runnable destroyer) {
         return QueuePair.createExternally(pd, init, verb, creator, destroyer);
     }
+
+    @Override
+    public QueuePairAttributes queuePairAttributes(MemorySegment ibvQpAttr, int mask) {
+        return QueuePairAttributes.fromNative(ibvQpAttr, mask);
+    }
 }

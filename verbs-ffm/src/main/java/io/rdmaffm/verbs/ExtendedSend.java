@@ -1,13 +1,23 @@
 package io.rdmaffm.verbs;
 
 import io.rdmaffm.verbs.raw.Shim;
+import io.rdmaffm.verbs.raw.Structs;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.util.Arrays;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The extended send API of a QP ({@code ibv_wr_start}, {@code ibv_wr_*}, {@code ibv_wr_complete}): build
  * a batch of operations between {@link #start()} and {@link #complete()}, each followed by its data
- * ({@link #setSge}, {@link #setInlineData} or {@link #setUdAddress} for UD). Allocation-free; one thread.
+ * ({@link #setSge}, {@link #setInlineData} or {@link #setUdAddress} for UD; a {@link #bindMemoryWindow} or
+ * {@link #localInvalidate} carries none). Allocation-free (the first bind allocates its bind-info struct once);
+ * one thread.
  *
  * <p>Guards (each a Java exception instead of a crash or a hang, checked with a field read):
  * <ul>
@@ -24,12 +34,27 @@ import java.lang.foreign.MemorySegment;
  * </ul>
  */
 public final class ExtendedSend {
+    private static final StructLayout BIND_INFO = Structs.ibv_mw_bind_info;
+    private static final long BIND_INFO_MR = Structs.offset(BIND_INFO, "mr");
+    private static final long BIND_INFO_ADDR = Structs.offset(BIND_INFO, "addr");
+    private static final long BIND_INFO_LENGTH = Structs.offset(BIND_INFO, "length");
+    private static final long BIND_INFO_ACCESS = Structs.offset(BIND_INFO, "mw_access_flags");
+
     private final QueuePair qp;
     private final MemorySegment qpx;
     private final long enabledOps;
     private boolean inBatch;
     /** The send flags of the last operation built, for {@link #setInlineData}. */
     private int lastFlags;
+    /**
+     * The struct ibv_mw_bind_info handed to ibv_wr_bind_mw, allocated on the first bind and reused: the builder
+     * copies it into the work queue entry before it returns (rdma-core's builders write the WQE in place).
+     */
+    private MemorySegment bindInfo;
+    /** Windows bound in the open batch and their new rkeys, given to the windows once the batch is posted. */
+    private MemoryWindow[] boundWindows = new MemoryWindow[0];
+    private int[] boundRkeys = new int[0];
+    private int binds;
 
     ExtendedSend(QueuePair qp, MemorySegment qpx, long enabledOps) {
         this.qp = qp;
@@ -114,8 +139,24 @@ public final class ExtendedSend {
         }
         inBatch = false;
         if (rc != 0) {
+            forgetBinds();
             throw VerbsException.of("ibv_wr_complete", rc, "QP 0x" + Integer.toHexString(qp.qpNumber()));
         }
+        // Posted: each window bound in the batch now has its new rkey. ibv_wr_bind_mw leaves ibv_mw.rkey at the
+        // old value, but Soft-RoCE hands ibv_mw.rkey to the kernel as the window's current rkey in the next bind
+        // (wr.mw.mw_rkey) and the kernel refuses a bind whose current rkey does not match (rxe_mw.c
+        // rxe_bind_mw), so a window could not be bound twice; SendWorkRequests does the same for BIND_MW requests.
+        for (int i = 0; i < binds; i++) {
+            if (!boundWindows[i].isClosedInternal()) {
+                boundWindows[i].boundTo(boundRkeys[i]);
+            }
+        }
+        forgetBinds();
+    }
+
+    private void forgetBinds() {
+        Arrays.fill(boundWindows, 0, binds, null);
+        binds = 0;
     }
 
     /** {@code ibv_wr_abort}: drops the batch being built. Does nothing when no batch is open. */
@@ -130,6 +171,7 @@ public final class ExtendedSend {
             throw new IllegalStateException(t);
         }
         inBatch = false;
+        forgetBinds();
     }
 
     private void abortQuietly() {
@@ -140,6 +182,7 @@ public final class ExtendedSend {
                 // the guard's own exception is the one to report
             }
             inBatch = false;
+            forgetBinds();
         }
     }
 
@@ -249,6 +292,65 @@ public final class ExtendedSend {
             throw new IllegalStateException(t);
         }
         return this;
+    }
+
+    /**
+     * {@code ibv_wr_bind_mw}: bind memory window {@code mw} with the new rkey {@code newRkey} (normally
+     * {@link MemoryWindow#nextRkey()}) over {@code length} bytes at {@code offset} of {@code mr}, granting
+     * {@code access} (IBV_ACCESS_REMOTE_* bits). Meant for type 2 windows; a type 1 window is usually bound with
+     * {@link QueuePair#bindMemoryWindow}. A bind carries no data: no setter follows it. Once {@link #complete()}
+     * posts the batch, {@link MemoryWindow#rkey()} is {@code newRkey} (if the bind then completes with an error,
+     * the window keeps its old rkey in the device: take it from the failed bind's completion).
+     *
+     * <p>Needs {@link ExtendedSendOps#BIND_MW} at creation; Soft-RoCE offers it on RC and UC queue pairs and
+     * refuses it on UD ones at creation ({@code ibv_create_qp_ex}: EOPNOTSUPP, a {@link VerbsUnsupportedException}).
+     * Soft-RoCE ties a type 2 window to the queue pair that bound it: only requests arriving on that QP can use the
+     * rkey. A closed window or region, or a range outside the region, is refused and the batch aborted.
+     */
+    public ExtendedSend bindMemoryWindow(long wrId, int flags, MemoryWindow mw, int newRkey, MemoryRegion mr,
+                                         long offset, long length, int access) {
+        MemorySegment q = builder(ExtendedSendOps.BIND_MW);
+        MemorySegment window;
+        MemorySegment region;
+        long address;
+        try {
+            if (mw == null || mr == null) {
+                throw new IllegalArgumentException("a bind needs a memory window and a memory region");
+            }
+            window = mw.handle();
+            // rdma-core's wr_bind_mw reads info->mr->lkey, so a missing region would be a NULL dereference.
+            region = mr.handle();
+            address = mr.addressOf(offset, length);
+        } catch (RuntimeException e) {
+            abortQuietly();
+            throw e;
+        }
+        MemorySegment info = bindInfo();
+        info.set(ADDRESS, BIND_INFO_MR, region);
+        info.set(JAVA_LONG, BIND_INFO_ADDR, address);
+        info.set(JAVA_LONG, BIND_INFO_LENGTH, length);
+        info.set(JAVA_INT, BIND_INFO_ACCESS, access);
+        lastFlags = flags;
+        try {
+            Shim.rdmaffm_wr_bind_mw.invokeExact(q, wrId, flags, window, newRkey, info);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        if (binds == boundWindows.length) {
+            boundWindows = Arrays.copyOf(boundWindows, Math.max(4, binds * 2));
+            boundRkeys = Arrays.copyOf(boundRkeys, boundWindows.length);
+        }
+        boundWindows[binds] = mw;
+        boundRkeys[binds] = newRkey;
+        binds++;
+        return this;
+    }
+
+    private MemorySegment bindInfo() {
+        if (bindInfo == null) {
+            bindInfo = Arena.ofAuto().allocate(BIND_INFO);
+        }
+        return bindInfo;
     }
 
     /** {@code ibv_wr_set_sge}: the data of the operation just built. */

@@ -15,7 +15,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * {@code struct ibv_mw}: a window granting remote access to part of a memory region, bound and re-bound
  * without re-registering. Type 1 is bound with {@code ibv_bind_mw}; type 2 with a BIND_MW work request
- * and invalidated with LOCAL_INV or SEND_WITH_INV.
+ * ({@link SendWorkRequests.Request#bindMemoryWindow}, or {@code ibv_wr_bind_mw} through
+ * {@link ExtendedSend#bindMemoryWindow}) and invalidated with LOCAL_INV or SEND_WITH_INV.
  */
 public final class MemoryWindow extends NativeObject {
     /** enum ibv_mw_type. */
@@ -49,7 +50,7 @@ public final class MemoryWindow extends NativeObject {
     /**
      * The current rkey (changes with every bind): set by {@code ibv_bind_mw} for type 1, and for type 2 by
      * the binding when a BIND_MW work request built with
-     * {@link SendWorkRequests.Request#bindMemoryWindow} is posted.
+     * {@link SendWorkRequests.Request#bindMemoryWindow} or {@link ExtendedSend#bindMemoryWindow} is posted.
      */
     public int rkey() {
         return handle().get(JAVA_INT, Structs.offset(Structs.ibv_mw, "rkey"));

@@ -191,8 +191,8 @@ public final class QueuePair extends NativeObject {
                         + pd.context().name() + ", " + type + " QP 0x" + Integer.toHexString(qpNumber) + ", "
                         + attributes.describe(lastKnownState));
             }
-            if (attributes.state != null) {
-                lastKnownState = attributes.state;
+            if (attributes.state() != null) {
+                lastKnownState = attributes.state();
             }
             if (type == QueuePairType.UD && (attributes.mask() & Constants.IBV_QP_PORT) != 0) {
                 udMaxMessage = pd.context().queryPort(attributes.port).activeMtu().bytes();

@@ -13,10 +13,16 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 /**
  * struct ibv_qp_attr plus its attribute mask for {@code ibv_modify_qp}: each setter sets the field and
  * the matching IBV_QP_* bit, so the mask always says exactly what was set. Static factories give the usual
- * RESET→INIT→RTR→RTS steps.
+ * RESET→INIT→RTR→RTS steps. Attributes can also come whole from rdma_cm ({@code rdma_init_qp_attr}, see
+ * {@code CmId.queuePairAttributes}); setters then override single fields of what rdma_cm chose.
  */
 public final class QueuePairAttributes {
     int mask;
+    /** The IBV_QP_* bits set through setters: written over {@link #fromNative} when there is one. */
+    private int overridden;
+    /** A whole struct ibv_qp_attr from rdma_init_qp_attr, written as is; null when built field by field. */
+    private byte[] fromNative;
+    boolean enSqdAsyncNotify;
     QueuePairState state;
     int port;
     int pkeyIndex;
@@ -36,107 +42,142 @@ public final class QueuePairAttributes {
 
     public QueuePairAttributes state(QueuePairState s) {
         state = s;
-        mask |= Constants.IBV_QP_STATE;
+        set(Constants.IBV_QP_STATE);
         return this;
     }
 
     public QueuePairAttributes port(int p) {
         port = p;
-        mask |= Constants.IBV_QP_PORT;
+        set(Constants.IBV_QP_PORT);
         return this;
     }
 
     public QueuePairAttributes pkeyIndex(int i) {
         pkeyIndex = i;
-        mask |= Constants.IBV_QP_PKEY_INDEX;
+        set(Constants.IBV_QP_PKEY_INDEX);
         return this;
     }
 
     public QueuePairAttributes qkey(int q) {
         qkey = q;
-        mask |= Constants.IBV_QP_QKEY;
+        set(Constants.IBV_QP_QKEY);
         return this;
     }
 
     /** IBV_ACCESS_REMOTE_* bits the peer may use on this QP. */
     public QueuePairAttributes accessFlags(int flags) {
         accessFlags = flags;
-        mask |= Constants.IBV_QP_ACCESS_FLAGS;
+        set(Constants.IBV_QP_ACCESS_FLAGS);
         return this;
     }
 
     public QueuePairAttributes pathMtu(Mtu m) {
         pathMtu = m;
-        mask |= Constants.IBV_QP_PATH_MTU;
+        set(Constants.IBV_QP_PATH_MTU);
         return this;
     }
 
     public QueuePairAttributes destQpNumber(int qpn) {
         destQpNumber = qpn;
-        mask |= Constants.IBV_QP_DEST_QPN;
+        set(Constants.IBV_QP_DEST_QPN);
         return this;
     }
 
     public QueuePairAttributes rqPsn(int psn) {
         rqPsn = psn & 0xffffff;
-        mask |= Constants.IBV_QP_RQ_PSN;
+        set(Constants.IBV_QP_RQ_PSN);
         return this;
     }
 
     public QueuePairAttributes sqPsn(int psn) {
         sqPsn = psn & 0xffffff;
-        mask |= Constants.IBV_QP_SQ_PSN;
+        set(Constants.IBV_QP_SQ_PSN);
         return this;
     }
 
     /** Incoming RDMA reads/atomics this QP may have outstanding as responder. */
     public QueuePairAttributes maxDestRdAtomic(int n) {
         maxDestRdAtomic = n;
-        mask |= Constants.IBV_QP_MAX_DEST_RD_ATOMIC;
+        set(Constants.IBV_QP_MAX_DEST_RD_ATOMIC);
         return this;
     }
 
     /** Outgoing RDMA reads/atomics this QP may have outstanding as initiator. */
     public QueuePairAttributes maxRdAtomic(int n) {
         maxRdAtomic = n;
-        mask |= Constants.IBV_QP_MAX_QP_RD_ATOMIC;
+        set(Constants.IBV_QP_MAX_QP_RD_ATOMIC);
         return this;
     }
 
     public QueuePairAttributes minRnrTimer(int t) {
         minRnrTimer = t;
-        mask |= Constants.IBV_QP_MIN_RNR_TIMER;
+        set(Constants.IBV_QP_MIN_RNR_TIMER);
         return this;
     }
 
     /** Local ACK timeout: 4.096 µs × 2^timeout. */
     public QueuePairAttributes timeout(int t) {
         timeout = t;
-        mask |= Constants.IBV_QP_TIMEOUT;
+        set(Constants.IBV_QP_TIMEOUT);
         return this;
     }
 
     public QueuePairAttributes retryCount(int n) {
         retryCount = n;
-        mask |= Constants.IBV_QP_RETRY_CNT;
+        set(Constants.IBV_QP_RETRY_CNT);
         return this;
     }
 
     public QueuePairAttributes rnrRetry(int n) {
         rnrRetry = n;
-        mask |= Constants.IBV_QP_RNR_RETRY;
+        set(Constants.IBV_QP_RNR_RETRY);
         return this;
     }
 
     public QueuePairAttributes addressVector(AddressVector av) {
         addressVector = av;
-        mask |= Constants.IBV_QP_AV;
+        set(Constants.IBV_QP_AV);
         return this;
+    }
+
+    /**
+     * IBV_QP_EN_SQD_ASYNC_NOTIFY, with a move to SQD: ask for an IBV_EVENT_SQ_DRAINED async event once the send
+     * queue has drained (Soft-RoCE raises it whether or not this is set).
+     */
+    public QueuePairAttributes enSqdAsyncNotify(boolean notify) {
+        enSqdAsyncNotify = notify;
+        set(Constants.IBV_QP_EN_SQD_ASYNC_NOTIFY);
+        return this;
+    }
+
+    private void set(int bit) {
+        mask |= bit;
+        overridden |= bit;
     }
 
     /** The IBV_QP_* mask of what has been set. */
     public int mask() {
         return mask;
+    }
+
+    /** The state these attributes move a QP to (qp_state with IBV_QP_STATE), or null when they change no state. */
+    public QueuePairState state() {
+        return (mask & Constants.IBV_QP_STATE) != 0 ? state : null;
+    }
+
+    /**
+     * Attributes as rdma_cm computed them ({@code rdma_init_qp_attr}): the whole struct is kept and written back
+     * unchanged, so fields Java has no setter for (alternate path, GRH flow label ...) survive.
+     */
+    static QueuePairAttributes fromNative(MemorySegment attr, int mask) {
+        StructLayout l = Structs.ibv_qp_attr;
+        QueuePairAttributes a = new QueuePairAttributes();
+        a.fromNative = attr.asSlice(0, l.byteSize()).toArray(JAVA_BYTE);
+        a.mask = mask;
+        // The fields modify() itself looks at: the target state and, for UD, the port whose MTU bounds sends.
+        a.state = QueuePairState.of(attr.get(JAVA_INT, Structs.offset(l, "qp_state")));
+        a.port = Byte.toUnsignedInt(attr.get(JAVA_BYTE, Structs.offset(l, "port_num")));
+        return a;
     }
 
     /** RESET→INIT for RC/UC: port, pkey index 0, remote access flags. */
@@ -171,33 +212,77 @@ public final class QueuePairAttributes {
     }
 
     void writeTo(MemorySegment a) {
+        if (fromNative != null) {
+            MemorySegment.copy(fromNative, 0, a, JAVA_BYTE, 0, fromNative.length);
+            writeFields(a, overridden);
+        } else {
+            writeFields(a, -1);
+        }
+    }
+
+    /** Writes the fields whose IBV_QP_* bit is in {@code which}. */
+    private void writeFields(MemorySegment a, int which) {
         StructLayout l = Structs.ibv_qp_attr;
-        if (state != null) {
+        if ((which & Constants.IBV_QP_STATE) != 0 && state != null) {
             a.set(JAVA_INT, Structs.offset(l, "qp_state"), state.value());
         }
-        if (pathMtu != null) {
+        if ((which & Constants.IBV_QP_PATH_MTU) != 0 && pathMtu != null) {
             a.set(JAVA_INT, Structs.offset(l, "path_mtu"), pathMtu.value());
         }
-        a.set(JAVA_INT, Structs.offset(l, "qkey"), qkey);
-        a.set(JAVA_INT, Structs.offset(l, "rq_psn"), rqPsn);
-        a.set(JAVA_INT, Structs.offset(l, "sq_psn"), sqPsn);
-        a.set(JAVA_INT, Structs.offset(l, "dest_qp_num"), destQpNumber);
-        a.set(JAVA_INT, Structs.offset(l, "qp_access_flags"), accessFlags);
-        if (addressVector != null) {
+        if ((which & Constants.IBV_QP_QKEY) != 0) {
+            a.set(JAVA_INT, Structs.offset(l, "qkey"), qkey);
+        }
+        if ((which & Constants.IBV_QP_RQ_PSN) != 0) {
+            a.set(JAVA_INT, Structs.offset(l, "rq_psn"), rqPsn);
+        }
+        if ((which & Constants.IBV_QP_SQ_PSN) != 0) {
+            a.set(JAVA_INT, Structs.offset(l, "sq_psn"), sqPsn);
+        }
+        if ((which & Constants.IBV_QP_DEST_QPN) != 0) {
+            a.set(JAVA_INT, Structs.offset(l, "dest_qp_num"), destQpNumber);
+        }
+        if ((which & Constants.IBV_QP_ACCESS_FLAGS) != 0) {
+            a.set(JAVA_INT, Structs.offset(l, "qp_access_flags"), accessFlags);
+        }
+        if ((which & Constants.IBV_QP_AV) != 0 && addressVector != null) {
             addressVector.writeTo(a, Structs.offset(l, "ah_attr"));
         }
-        a.set(JAVA_SHORT, Structs.offset(l, "pkey_index"), (short) pkeyIndex);
-        a.set(JAVA_BYTE, Structs.offset(l, "max_rd_atomic"), (byte) maxRdAtomic);
-        a.set(JAVA_BYTE, Structs.offset(l, "max_dest_rd_atomic"), (byte) maxDestRdAtomic);
-        a.set(JAVA_BYTE, Structs.offset(l, "min_rnr_timer"), (byte) minRnrTimer);
-        a.set(JAVA_BYTE, Structs.offset(l, "port_num"), (byte) port);
-        a.set(JAVA_BYTE, Structs.offset(l, "timeout"), (byte) timeout);
-        a.set(JAVA_BYTE, Structs.offset(l, "retry_cnt"), (byte) retryCount);
-        a.set(JAVA_BYTE, Structs.offset(l, "rnr_retry"), (byte) rnrRetry);
+        if ((which & Constants.IBV_QP_PKEY_INDEX) != 0) {
+            a.set(JAVA_SHORT, Structs.offset(l, "pkey_index"), (short) pkeyIndex);
+        }
+        if ((which & Constants.IBV_QP_EN_SQD_ASYNC_NOTIFY) != 0) {
+            a.set(JAVA_BYTE, Structs.offset(l, "en_sqd_async_notify"), (byte) (enSqdAsyncNotify ? 1 : 0));
+        }
+        if ((which & Constants.IBV_QP_MAX_QP_RD_ATOMIC) != 0) {
+            a.set(JAVA_BYTE, Structs.offset(l, "max_rd_atomic"), (byte) maxRdAtomic);
+        }
+        if ((which & Constants.IBV_QP_MAX_DEST_RD_ATOMIC) != 0) {
+            a.set(JAVA_BYTE, Structs.offset(l, "max_dest_rd_atomic"), (byte) maxDestRdAtomic);
+        }
+        if ((which & Constants.IBV_QP_MIN_RNR_TIMER) != 0) {
+            a.set(JAVA_BYTE, Structs.offset(l, "min_rnr_timer"), (byte) minRnrTimer);
+        }
+        if ((which & Constants.IBV_QP_PORT) != 0) {
+            a.set(JAVA_BYTE, Structs.offset(l, "port_num"), (byte) port);
+        }
+        if ((which & Constants.IBV_QP_TIMEOUT) != 0) {
+            a.set(JAVA_BYTE, Structs.offset(l, "timeout"), (byte) timeout);
+        }
+        if ((which & Constants.IBV_QP_RETRY_CNT) != 0) {
+            a.set(JAVA_BYTE, Structs.offset(l, "retry_cnt"), (byte) retryCount);
+        }
+        if ((which & Constants.IBV_QP_RNR_RETRY) != 0) {
+            a.set(JAVA_BYTE, Structs.offset(l, "rnr_retry"), (byte) rnrRetry);
+        }
     }
 
     String describe(QueuePairState from) {
-        return (from == null ? "?" : from) + "->" + (state == null ? "(same state)" : state) + ", attr_mask 0x"
-                + Integer.toHexString(mask);
+        return (from == null ? "?" : from) + "->" + (state() == null ? "(same state)" : state()) + ", attr_mask 0x"
+                + Integer.toHexString(mask) + (fromNative != null ? " (from rdma_init_qp_attr)" : "");
+    }
+
+    @Override
+    public String toString() {
+        return "QueuePairAttributes[" + describe(null).substring(3) + "]";
     }
 }

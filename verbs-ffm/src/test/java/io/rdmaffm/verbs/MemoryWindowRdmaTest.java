@@ -7,7 +7,9 @@ import static io.rdmaffm.verbs.UdRdmaTest.bytes;
 import static io.rdmaffm.verbs.UdRdmaTest.fill;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -200,6 +202,116 @@ class MemoryWindowRdmaTest {
                 assertEquals(WorkCompletionStatus.REM_ACCESS_ERR, write(lb, send, 4, lb.bufB.address(), 8, k),
                         kind + ": the window is invalid now");
             }
+        }
+    }
+
+    /** One signaled operation built on {@code x} and posted; returns its completion. */
+    private static Loopback.Polled post(Loopback lb, ExtendedSend x, java.util.function.Consumer<ExtendedSend> build) {
+        x.start();
+        build.accept(x);
+        x.complete();
+        return lb.await(1);
+    }
+
+    /**
+     * ibv_wr_bind_mw: a type 2 window bound through the extended send API, used by the peer's RDMA write and read
+     * (also built with ibv_wr_*), invalidated with ibv_wr_local_inv, then bound again with the next rkey. The second
+     * bind works only because the binding gives ibv_mw.rkey the posted rkey (rdma-core's wr_bind_mw leaves it, and
+     * Soft-RoCE's kernel refuses a bind naming a stale current rkey).
+     */
+    @Test
+    void type2WindowBoundThroughTheExtendedSendApi() throws Exception {
+        long ops = ExtendedSendOps.BIND_MW | ExtendedSendOps.LOCAL_INV | ExtendedSendOps.RDMA_WRITE
+                | ExtendedSendOps.RDMA_READ;
+        try (Loopback lb = new Loopback(QueuePairType.RC, 1 << 16, ops)) {
+            MemoryWindow w = lb.keep(lb.pd.allocateMemoryWindow(MemoryWindow.Type.TYPE_2));
+            ExtendedSend xa = lb.a.extendedSend();
+            ExtendedSend xb = lb.b.extendedSend();
+            int before = w.rkey();
+            int k = w.nextRkey();
+            // B binds its own memory: rxe lets only the QP that bound a type 2 window use it (rxe_lookup_mw).
+            xb.start();
+            xb.bindMemoryWindow(80, SendFlags.SIGNALED, w, k, lb.bufB, 4096, 4096, RW);
+            assertEquals(before, w.rkey(), "not posted yet: the window keeps its rkey");
+            xb.complete();
+            assertEquals(k, w.rkey(), "posted: the window has the new rkey");
+            Loopback.Polled bound = lb.await(1);
+            assertEquals(WorkCompletionStatus.SUCCESS, bound.status[0], bound.toString());
+            assertEquals(WorkCompletionOpcode.BIND_MW, bound.opcode[0]);
+            assertEquals(80, bound.wrId[0]);
+
+            long base = lb.bufB.addressOf(4096, 4096);
+            fill(lb.bufA.segment(), 0, 1024, 41);
+            Loopback.Polled p = post(lb, xa, x -> x.rdmaWrite(1, SendFlags.SIGNALED, k, base + 100)
+                    .setSge(lb.bufA.lkey(), lb.bufA.address(), 1024));
+            assertEquals(WorkCompletionStatus.SUCCESS, p.status[0], p.toString());
+            assertArrayEquals(bytes(lb.bufA.segment(), 0, 1024), bytes(lb.bufB.segment(), 4096 + 100, 1024));
+            p = post(lb, xa, x -> x.rdmaRead(2, SendFlags.SIGNALED, k, base)
+                    .setSge(lb.bufA.lkey(), lb.bufA.address() + 8192, 4096));
+            assertEquals(WorkCompletionStatus.SUCCESS, p.status[0], p.toString());
+            assertArrayEquals(bytes(lb.bufB.segment(), 4096, 4096), bytes(lb.bufA.segment(), 8192, 4096));
+
+            // ibv_wr_local_inv on B: the rkey is dead for A.
+            p = post(lb, xb, x -> x.localInvalidate(81, SendFlags.SIGNALED, k));
+            assertEquals(WorkCompletionStatus.SUCCESS, p.status[0], p.toString());
+            assertEquals(WorkCompletionOpcode.LOCAL_INV, p.opcode[0]);
+            p = post(lb, xa, x -> x.rdmaWrite(3, SendFlags.SIGNALED, k, base).setSge(lb.bufA.lkey(), lb.bufA.address(), 8));
+            assertEquals(WorkCompletionStatus.REM_ACCESS_ERR, p.status[0], p.toString());
+            lb.reconnect();
+
+            // Bound again through ibv_wr_bind_mw with the next rkey, over another range.
+            int k2 = w.nextRkey();
+            assertEquals((k & 0xffffff00) | ((k + 1) & 0xff), k2);
+            p = post(lb, xb, x -> x.bindMemoryWindow(82, SendFlags.SIGNALED, w, k2, lb.bufB, 0, 2048, RW));
+            assertEquals(WorkCompletionStatus.SUCCESS, p.status[0], "re-bind: " + p);
+            assertEquals(k2, w.rkey());
+            fill(lb.bufA.segment(), 0, 64, 42);
+            p = post(lb, xa, x -> x.rdmaWrite(4, SendFlags.SIGNALED, k2, lb.bufB.address() + 8)
+                    .setSge(lb.bufA.lkey(), lb.bufA.address(), 64));
+            assertEquals(WorkCompletionStatus.SUCCESS, p.status[0], p.toString());
+            assertArrayEquals(bytes(lb.bufA.segment(), 0, 64), bytes(lb.bufB.segment(), 8, 64));
+
+            // Misuse inside a batch is refused and the batch aborted (the send queue lock released): a range
+            // outside the region, a closed region. Nothing was posted, and the window keeps its rkey.
+            xb.start();
+            assertThrows(IndexOutOfBoundsException.class,
+                    () -> xb.bindMemoryWindow(83, SendFlags.SIGNALED, w, w.nextRkey(), lb.bufB, 60000, 8192, RW));
+            assertFalse(xb.inBatch());
+            MemoryRegion closed = lb.pd.allocateRegion(4096, Access.LOCAL_WRITE);
+            closed.close();
+            xb.start();
+            assertThrows(IllegalStateException.class,
+                    () -> xb.bindMemoryWindow(84, SendFlags.SIGNALED, w, w.nextRkey(), closed, 0, 64, RW));
+            assertFalse(xb.inBatch());
+            assertEquals(k2, w.rkey());
+            lb.expectNothingMore();
+        }
+    }
+
+    /**
+     * Where ibv_wr_bind_mw is not available the binding says so instead of crashing: Soft-RoCE refuses
+     * IBV_QP_EX_WITH_BIND_MW on a UD queue pair at creation (providers/rxe/rxe.c check_qp_init_attr: UD takes only
+     * SEND and SEND_WITH_IMM), a VerbsUnsupportedException; on a QP created without it, rxe leaves wr_bind_mw NULL
+     * and the builder is refused before it is called.
+     */
+    @Test
+    void bindMwThroughTheExtendedSendApiWhereItIsUnsupported() throws Exception {
+        try (Loopback lb = new Loopback(QueuePairType.RC, 4096, ExtendedSendOps.SEND)) {
+            VerbsUnsupportedException e = assertThrows(VerbsUnsupportedException.class, () -> lb.pd.createQueuePair(
+                    new QueuePairInit(QueuePairType.UD, lb.cq, lb.cq).extendedSendOps(ExtendedSendOps.SEND
+                            | ExtendedSendOps.BIND_MW)));
+            assertEquals("ibv_create_qp_ex", e.verb());
+            assertEquals(95, e.errno(), e.getMessage());
+            assertTrue(e.getMessage().contains("unsupported by this device"), e.getMessage());
+
+            MemoryWindow w = lb.keep(lb.pd.allocateMemoryWindow(MemoryWindow.Type.TYPE_2));
+            ExtendedSend x = lb.b.extendedSend();
+            x.start();
+            IllegalStateException notEnabled = assertThrows(IllegalStateException.class,
+                    () -> x.bindMemoryWindow(1, SendFlags.SIGNALED, w, w.nextRkey(), lb.bufB, 0, 64, RW));
+            assertTrue(notEnabled.getMessage().contains("IBV_QP_EX_WITH_BIND_MW"), notEnabled.getMessage());
+            assertFalse(x.inBatch(), "the batch was aborted");
+            lb.expectNothingMore();
         }
     }
 }

@@ -39,6 +39,40 @@ class VerbsValuesTest {
         assertEquals(Constants.IBV_QP_STATE | Constants.IBV_QP_SQ_PSN, QueuePairAttributes.rts(0).mask());
     }
 
+    /**
+     * Attributes from rdma_init_qp_attr are written back whole (fields Java has no setter for survive), with the
+     * fields a setter changed on top; the mask is rdma_cm's plus the setters' bits.
+     */
+    @Test
+    void queuePairAttributesFromRdmaCmAreCopiedWholeAndSettersOverrideSingleFields() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment rdmaCm = arena.allocate(QA);
+            rdmaCm.set(JAVA_INT, Structs.offset(QA, "qp_state"), QueuePairState.RTR.value());
+            rdmaCm.set(JAVA_INT, Structs.offset(QA, "dest_qp_num"), 0x4321);
+            rdmaCm.set(JAVA_BYTE, Structs.offset(QA, "max_dest_rd_atomic"), (byte) 16);
+            rdmaCm.set(JAVA_INT, Structs.offset(QA, "ah_attr.grh.flow_label"), 0xabcde);
+            rdmaCm.set(JAVA_BYTE, Structs.offset(QA, "alt_timeout"), (byte) 9);
+            int mask = Constants.IBV_QP_STATE | Constants.IBV_QP_DEST_QPN | Constants.IBV_QP_AV
+                    | Constants.IBV_QP_MAX_DEST_RD_ATOMIC;
+            QueuePairAttributes a = QueuePairAttributes.fromNative(rdmaCm, mask);
+            assertEquals(QueuePairState.RTR, a.state());
+            assertEquals(mask, a.mask());
+            a.maxDestRdAtomic(2).enSqdAsyncNotify(true);
+            assertEquals(mask | Constants.IBV_QP_EN_SQD_ASYNC_NOTIFY, a.mask());
+            assertTrue(a.toString().contains("RTR") && a.toString().contains("rdma_init_qp_attr"), a.toString());
+
+            MemorySegment out = arena.allocate(QA);
+            a.writeTo(out);
+            assertEquals(0x4321, out.get(JAVA_INT, Structs.offset(QA, "dest_qp_num")));
+            assertEquals(0xabcde, out.get(JAVA_INT, Structs.offset(QA, "ah_attr.grh.flow_label")));
+            assertEquals(9, out.get(JAVA_BYTE, Structs.offset(QA, "alt_timeout")), "a field Java has no setter for");
+            assertEquals(2, out.get(JAVA_BYTE, Structs.offset(QA, "max_dest_rd_atomic")), "the setter wins");
+            assertEquals(1, out.get(JAVA_BYTE, Structs.offset(QA, "en_sqd_async_notify")));
+            assertEquals(QueuePairState.RTR.value(), out.get(JAVA_INT, Structs.offset(QA, "qp_state")));
+        }
+        assertEquals(null, new QueuePairAttributes().port(1).state(), "no state without IBV_QP_STATE");
+    }
+
     @Test
     void queuePairAttributesLandInTheirCFields() {
         byte[] gid = new byte[16];

@@ -244,11 +244,9 @@ final class Loops {
      */
     static void writeLatency(Side s, long size, long iters, boolean server, boolean inline, long[] tposted) {
         MemorySegment buf = s.mr.segment();
-        long base = s.mr.address();
-        long postOff = s.localSend[0] - base + size - 1;
-        long pollOff = s.localRecv[0] - base + size - 1;
-        SendWorkRequests wrs = s.sendWrs[0];
-        wrs.get(0).flags(SendFlags.SIGNALED | (inline ? SendFlags.INLINE : 0));
+        long postOff = lastByteOffset(s, s.localSend[0], size);
+        long pollOff = lastByteOffset(s, s.localRecv[0], size);
+        SendWorkRequests wrs = signaledSend(s, inline);
         Completions wc = s.sendOne;
         long scnt = 0;
         long ccnt = 0;
@@ -288,8 +286,7 @@ final class Loops {
      * while more are due, then sends and waits for its send completion.
      */
     static void sendLatency(Side s, long iters, int rxDepth, boolean server, boolean inline, long[] tposted) {
-        SendWorkRequests wrs = s.sendWrs[0];
-        wrs.get(0).flags(SendFlags.SIGNALED | (inline ? SendFlags.INLINE : 0));
+        SendWorkRequests wrs = signaledSend(s, inline);
         long scnt = 0;
         long rcnt = 0;
         while (scnt < iters || rcnt < iters) {
@@ -374,11 +371,9 @@ final class Loops {
     /** {@link #writeLatency} for {@code -D}: ping-pong until the clock ends; a peer that stops ends the wait. */
     static void writeLatencyDuration(Side s, long size, boolean server, boolean inline, Clock clock, long[] sample) {
         MemorySegment buf = s.mr.segment();
-        long base = s.mr.address();
-        long postOff = s.localSend[0] - base + size - 1;
-        long pollOff = s.localRecv[0] - base + size - 1;
-        SendWorkRequests wrs = s.sendWrs[0];
-        wrs.get(0).flags(SendFlags.SIGNALED | (inline ? SendFlags.INLINE : 0));
+        long postOff = lastByteOffset(s, s.localSend[0], size);
+        long pollOff = lastByteOffset(s, s.localRecv[0], size);
+        SendWorkRequests wrs = signaledSend(s, inline);
         long scnt = 0;
         long rcnt = 0;
         outer:
@@ -405,8 +400,7 @@ final class Loops {
 
     /** {@link #sendLatency} for {@code -D}: receives are always re-posted; the clock ends the run. */
     static void sendLatencyDuration(Side s, boolean server, boolean inline, Clock clock, long[] sample) {
-        SendWorkRequests wrs = s.sendWrs[0];
-        wrs.get(0).flags(SendFlags.SIGNALED | (inline ? SendFlags.INLINE : 0));
+        SendWorkRequests wrs = signaledSend(s, inline);
         long scnt = 0;
         outer:
         while (true) {
@@ -441,6 +435,18 @@ final class Loops {
             awaitOne(s, s.sendCq, s.sendOne, "operation");
         } while (clock.tick());
         clock.report(sample);
+    }
+
+    /** The offset in the MR of the last byte of a {@code size}-byte message at {@code address}. */
+    private static long lastByteOffset(Side s, long address, long size) {
+        return address - s.mr.address() + size - 1;
+    }
+
+    /** QP 0's prepared request, every post signaled (latency loops wait for each completion). */
+    private static SendWorkRequests signaledSend(Side s, boolean inline) {
+        SendWorkRequests wrs = s.sendWrs[0];
+        wrs.get(0).flags(SendFlags.SIGNALED | (inline ? SendFlags.INLINE : 0));
+        return wrs;
     }
 
     /** Busy-polls (or waits for events) until one completion; returns the low 32 bits of its wr_id. */

@@ -1,5 +1,7 @@
 package io.rdmaffm.verbs.cm;
 
+import io.rdmaffm.verbs.AddressVector;
+
 import java.util.HexFormat;
 
 /**
@@ -21,17 +23,33 @@ import java.util.HexFormat;
  * @param rnrRetryCount      rnr_retry_count of a connect request
  * @param qpNumber           the peer's QP number (UD: param.ud.qp_num; connected: param.conn.qp_num)
  * @param qkey               the peer's Q_Key (UD only)
+ * @param addressVector      for the ESTABLISHED event of a {@link PortSpace#UDP} id: how to reach the peer
+ *                           (param.ud.ah_attr), for {@code ProtectionDomain.createAddressHandle}; else null
  */
 public record CmEvent(CmEventType type, int status, CmId id, CmId listenId, byte[] privateData,
                       int responderResources, int initiatorDepth, int retryCount, int rnrRetryCount, int qpNumber,
-                      int qkey) {
+                      int qkey, AddressVector addressVector) {
     public CmEvent {
         privateData = privateData == null ? new byte[0] : privateData.clone();
+        addressVector = addressVector == null ? null : addressVector.copy();
+    }
+
+    /** An event without an address vector (every event but a UD ESTABLISHED). */
+    public CmEvent(CmEventType type, int status, CmId id, CmId listenId, byte[] privateData, int responderResources,
+                   int initiatorDepth, int retryCount, int rnrRetryCount, int qpNumber, int qkey) {
+        this(type, status, id, listenId, privateData, responderResources, initiatorDepth, retryCount, rnrRetryCount,
+                qpNumber, qkey, null);
     }
 
     @Override
     public byte[] privateData() {
         return privateData.clone();
+    }
+
+    /** The peer's address vector of a UD ESTABLISHED event (a copy), or null. */
+    @Override
+    public AddressVector addressVector() {
+        return addressVector == null ? null : addressVector.copy();
     }
 
     /** The first {@code n} bytes of the private data (fewer if there are fewer). */
@@ -49,6 +67,12 @@ public record CmEvent(CmEventType type, int status, CmId id, CmId listenId, byte
         }
         if (qpNumber != 0) {
             sb.append(", qp 0x").append(Integer.toHexString(qpNumber));
+        }
+        if (qkey != 0) {
+            sb.append(", qkey 0x").append(Integer.toHexString(qkey));
+        }
+        if (addressVector != null) {
+            sb.append(", ").append(addressVector);
         }
         return sb.append(']').toString();
     }

@@ -1,9 +1,12 @@
 package io.rdmaffm.verbs.cm;
 
 import io.rdmaffm.verbs.Context;
+import io.rdmaffm.verbs.LinkLayer;
 import io.rdmaffm.verbs.ProtectionDomain;
 import io.rdmaffm.verbs.QueuePair;
+import io.rdmaffm.verbs.QueuePairAttributes;
 import io.rdmaffm.verbs.QueuePairInit;
+import io.rdmaffm.verbs.QueuePairState;
 import io.rdmaffm.verbs.internal.VerbsBridge;
 import io.rdmaffm.verbs.raw.Cm;
 import io.rdmaffm.verbs.raw.Downcalls;
@@ -28,6 +31,12 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * <p>Ownership: the id owns the queue pair made by {@link #createQueuePair}; {@link #close()} destroys it
  * ({@code rdma_destroy_qp}) before the id ({@code rdma_destroy_id}). Control calls are synchronized; the queue
  * pair's data path is the verbs one.
+ *
+ * <p>A queue pair the application creates itself ({@code ProtectionDomain.createQueuePair}, e.g. an extended one)
+ * works too: give its number with {@link ConnectionParameters#qpNumber}, move it through INIT, RTR and RTS with
+ * the attributes rdma_cm negotiated ({@link #queuePairAttributes}, {@code rdma_init_qp_attr}), and on the active
+ * side finish with {@link #establish()} ({@code rdma_establish}) after {@link #connect} returned
+ * CONNECT_RESPONSE. The id does not own such a queue pair: close it yourself.
  */
 public final class CmId implements AutoCloseable {
     private static final StructLayout ID = Structs.rdma_cm_id;
@@ -36,6 +45,13 @@ public final class CmId implements AutoCloseable {
     private static final long SRC = Structs.offset(ID, "route.addr.src_storage");
     private static final long DST = Structs.offset(ID, "route.addr.dst_storage");
     private static final long PORT_NUM = Structs.offset(ID, "port_num");
+    private static final long QP_STATE = Structs.offset(Structs.ibv_qp_attr, "qp_state");
+    /**
+     * attr_mask bits 21-23, which old rdma_ucm kernels set in rdma_init_qp_attr's answer for InfiniBand ports (the
+     * kernel-only IB_QP_SMAC, IB_QP_ALT_SMAC, IB_QP_VID); librdmacm clears them before ibv_modify_qp
+     * (ucma_modify_qp_rtr, "Workaround for rdma_ucm kernel bug"), and so does {@link #queuePairAttributes}.
+     */
+    private static final int KERNEL_ONLY_IB_BITS = 0xe00000;
     private static final long STORAGE = Structs.sockaddr_storage.byteSize();
     /** Extra wait beyond librdmacm's own resolution timeout, for the event to reach us. */
     private static final Duration SLACK = Duration.ofSeconds(2);
@@ -236,14 +252,54 @@ public final class CmId implements AutoCloseable {
         return SocketAddresses.read(h().asSlice(DST, STORAGE));
     }
 
-    /** {@code rdma_connect}, then waits for ESTABLISHED; returns it (with the peer's private data from the accept). */
+    /**
+     * {@code rdma_connect}, then waits for the event that says the peer accepted; returns it (with the peer's
+     * private data from the accept, and its QP number). That event is ESTABLISHED when this id has a queue pair from
+     * {@link #createQueuePair}, which librdmacm then moves to RTS itself, and for {@link PortSpace#UDP} (where it also
+     * carries the peer's address vector, QP number and Q_Key). For an application's own queue pair
+     * ({@link ConnectionParameters#qpNumber}) it is CONNECT_RESPONSE: move the queue pair to RTS with
+     * {@link #queuePairAttributes}, then call {@link #establish()}.
+     */
     public CmEvent connect(ConnectionParameters parameters, Duration timeout) {
+        boolean librdmacmMovesTheQp = portSpace == PortSpace.UDP || hasOwnQueuePair();
         startConnect(parameters);
-        return expect("rdma_connect", CmEventType.ESTABLISHED, timeout, "to " + peerAddress());
+        return expect("rdma_connect", librdmacmMovesTheQp ? CmEventType.ESTABLISHED : CmEventType.CONNECT_RESPONSE,
+                timeout, "to " + peerAddress());
     }
 
-    /** {@code rdma_connect} without waiting: the outcome arrives as an event (ESTABLISHED, REJECTED, ...). */
+    private synchronized boolean hasOwnQueuePair() {
+        return qp != null && !qp.isClosed();
+    }
+
+    /**
+     * A connected-mode id needs a queue pair number to send: its own from {@link #createQueuePair}, or the
+     * application's in {@link ConnectionParameters#qpNumber}. librdmacm would send QP number 0 otherwise, and the
+     * peer would connect to nothing.
+     */
+    private void checkQueuePairNumber(String verb, ConnectionParameters parameters) {
+        if (hasOwnQueuePair()) {
+            if (parameters.qpNumber != 0 && parameters.qpNumber != qp.qpNumber()) {
+                throw new IllegalArgumentException(verb + ": this id has QP 0x" + Integer.toHexString(qp.qpNumber())
+                        + " from createQueuePair, which librdmacm uses; ConnectionParameters.qpNumber(0x"
+                        + Integer.toHexString(parameters.qpNumber) + ") names another one");
+            }
+        } else if (parameters.qpNumber == 0) {
+            throw new IllegalArgumentException(verb + ": this id has no queue pair; create one with createQueuePair,"
+                    + " or give the number of your own with ConnectionParameters.qpNumber");
+        }
+    }
+
+    /**
+     * {@code rdma_connect} without waiting: the outcome arrives as an event (ESTABLISHED, CONNECT_RESPONSE, REJECTED,
+     * ...).
+     */
     public synchronized void startConnect(ConnectionParameters parameters) {
+        if (parameters == null) {
+            throw new IllegalArgumentException("connection parameters are required");
+        }
+        if (portSpace == PortSpace.TCP) {
+            checkQueuePairNumber("rdma_connect", parameters);
+        }
         try (Arena arena = Arena.ofConfined()) {
             int rc = (int) Cm.rdma_connect.invokeExact(Downcalls.errnoState(), h(), connParam(arena, parameters));
             check("rdma_connect", rc, "to " + peerAddress());
@@ -254,17 +310,84 @@ public final class CmId implements AutoCloseable {
         }
     }
 
-    /** {@code rdma_accept} on an id from a connect request, then waits for ESTABLISHED. */
+    /**
+     * {@code rdma_accept} on an id from a connect request, then waits for ESTABLISHED (for the application's own
+     * queue pair: move it to RTR and RTS with {@link #queuePairAttributes} first; librdmacm does it only for a queue
+     * pair from {@link #createQueuePair}). Not for {@link PortSpace#UDP}, whose passive side gets no ESTABLISHED
+     * (the SIDR reply ends the exchange): use {@link #startAccept} there.
+     */
     public CmEvent accept(ConnectionParameters parameters, Duration timeout) {
+        if (portSpace == PortSpace.UDP) {
+            throw new IllegalStateException("rdma_accept of an RDMA_PS_UDP request sends the SIDR reply and no "
+                    + "ESTABLISHED event follows on this side: use startAccept");
+        }
         startAccept(parameters);
         return expect("rdma_accept", CmEventType.ESTABLISHED, timeout, "from " + peerAddress());
     }
 
-    /** {@code rdma_accept} without waiting for ESTABLISHED. */
+    /** {@code rdma_accept} without waiting for ESTABLISHED (the whole accept, for {@link PortSpace#UDP}). */
     public synchronized void startAccept(ConnectionParameters parameters) {
+        if (parameters == null) {
+            throw new IllegalArgumentException("connection parameters are required");
+        }
+        checkQueuePairNumber("rdma_accept", parameters);
         try (Arena arena = Arena.ofConfined()) {
             int rc = (int) Cm.rdma_accept.invokeExact(Downcalls.errnoState(), h(), connParam(arena, parameters));
             check("rdma_accept", rc, "from " + peerAddress());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * {@code rdma_init_qp_attr}: the attributes rdma_cm negotiated for moving a queue pair the application created
+     * itself to {@code state} (INIT, RTR or RTS), for {@code QueuePair.modify}: port and P_Key index for INIT; the
+     * peer's address vector, QP number, PSN, path MTU and responder resources for RTR; PSN, timeouts, retry counts
+     * and initiator depth for RTS. Available once the route is resolved (active side) or the connect request
+     * arrived (passive side); RTR and RTS need the peer's answer on the active side (CONNECT_RESPONSE).
+     */
+    public synchronized QueuePairAttributes queuePairAttributes(QueuePairState state) {
+        if (state != QueuePairState.INIT && state != QueuePairState.RTR && state != QueuePairState.RTS) {
+            throw new IllegalArgumentException("rdma_init_qp_attr gives the attributes for INIT, RTR and RTS, not "
+                    + state);
+        }
+        MemorySegment id = h();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = arena.allocate(Structs.ibv_qp_attr);
+            attr.set(JAVA_INT, QP_STATE, state.value());
+            MemorySegment mask = arena.allocate(JAVA_INT);
+            int rc = (int) Cm.rdma_init_qp_attr.invokeExact(Downcalls.errnoState(), id, attr, mask);
+            check("rdma_init_qp_attr", rc, "for " + state + ", " + this);
+            int m = mask.get(JAVA_INT, 0);
+            int port = port();
+            if (port != 0 && context().queryPort(port).linkLayer() == LinkLayer.INFINIBAND) {
+                m &= ~KERNEL_ONLY_IB_BITS;
+            }
+            return VerbsBridge.get().queuePairAttributes(attr, m);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * {@code rdma_establish}: the active side's last step for a queue pair the application created itself: after
+     * {@link #connect} returned CONNECT_RESPONSE and the queue pair is in RTS, sends the RTU that makes the passive
+     * side's accept end in ESTABLISHED. This side gets no further event. Refused for an id with a queue pair from
+     * {@link #createQueuePair}, for which librdmacm sends the RTU itself (it would fail with EINVAL).
+     */
+    public synchronized void establish() {
+        MemorySegment id = h();
+        if (hasOwnQueuePair()) {
+            throw new IllegalStateException("rdma_establish is for a queue pair the application created itself; "
+                    + "librdmacm already completed the connection of QP 0x" + Integer.toHexString(qp.qpNumber()));
+        }
+        try {
+            int rc = (int) Cm.rdma_establish.invokeExact(Downcalls.errnoState(), id);
+            check("rdma_establish", rc, "to " + peerAddress());
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -358,7 +481,9 @@ public final class CmId implements AutoCloseable {
         c.set(JAVA_BYTE, Structs.offset(l, "flow_control"), (byte) p.flowControl);
         c.set(JAVA_BYTE, Structs.offset(l, "retry_count"), (byte) p.retryCount);
         c.set(JAVA_BYTE, Structs.offset(l, "rnr_retry_count"), (byte) p.rnrRetryCount);
-        c.set(JAVA_INT, Structs.offset(l, "qp_num"), 0);
+        // Used by librdmacm only when the id has no queue pair of its own (rdma_connect/rdma_accept take id->qp's).
+        c.set(JAVA_INT, Structs.offset(l, "qp_num"), p.qpNumber);
+        c.set(JAVA_BYTE, Structs.offset(l, "srq"), (byte) (p.srq ? 1 : 0));
         return c;
     }
 

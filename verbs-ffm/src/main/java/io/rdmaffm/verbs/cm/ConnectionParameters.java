@@ -12,6 +12,8 @@ public final class ConnectionParameters {
     int flowControl;
     int retryCount = 7;
     int rnrRetryCount = 7;
+    int qpNumber;
+    boolean srq;
 
     /** Bytes delivered to the peer with the request or reply (at most 255 here; the protocol allows less). */
     public ConnectionParameters privateData(byte[] data) {
@@ -52,6 +54,26 @@ public final class ConnectionParameters {
     /** Retries after a receiver-not-ready NAK (rnr_retry_count, 0..7; 7 = forever). */
     public ConnectionParameters rnrRetryCount(int n) {
         rnrRetryCount = range("rnr_retry_count", n, 7);
+        return this;
+    }
+
+    /**
+     * qp_num: the number of a queue pair the application created itself ({@code ProtectionDomain.createQueuePair}),
+     * for an id without one from {@link CmId#createQueuePair}. librdmacm then leaves the QP alone: the application
+     * moves it with {@link CmId#queuePairAttributes} and, on the active side, completes the connection with
+     * {@link CmId#establish()}. Ignored by librdmacm when the id has a queue pair of its own.
+     */
+    public ConnectionParameters qpNumber(int qpn) {
+        if ((qpn & ~0xffffff) != 0 || qpn == 0) {
+            throw new IllegalArgumentException("a QP number is 24 bits and not 0, not 0x" + Integer.toHexString(qpn));
+        }
+        qpNumber = qpn;
+        return this;
+    }
+
+    /** srq: the application's queue pair ({@link #qpNumber}) receives from a shared receive queue. */
+    public ConnectionParameters srq(boolean usesSrq) {
+        srq = usesSrq;
         return this;
     }
 

@@ -1,5 +1,6 @@
 package io.rdmaffm.verbs.cm;
 
+import io.rdmaffm.verbs.AddressVector;
 import io.rdmaffm.verbs.VerbsException;
 import io.rdmaffm.verbs.raw.Cm;
 import io.rdmaffm.verbs.raw.Constants;
@@ -49,6 +50,17 @@ public final class EventChannel implements AutoCloseable {
     private static final long UD_PDATA_LEN = Structs.offset(EV, "param.ud.private_data_len");
     private static final long UD_QP_NUM = Structs.offset(EV, "param.ud.qp_num");
     private static final long UD_QKEY = Structs.offset(EV, "param.ud.qkey");
+    private static final long UD_AH_DGID = Structs.offset(EV, "param.ud.ah_attr.grh.dgid");
+    private static final long UD_AH_FLOW_LABEL = Structs.offset(EV, "param.ud.ah_attr.grh.flow_label");
+    private static final long UD_AH_SGID_INDEX = Structs.offset(EV, "param.ud.ah_attr.grh.sgid_index");
+    private static final long UD_AH_HOP_LIMIT = Structs.offset(EV, "param.ud.ah_attr.grh.hop_limit");
+    private static final long UD_AH_TRAFFIC_CLASS = Structs.offset(EV, "param.ud.ah_attr.grh.traffic_class");
+    private static final long UD_AH_DLID = Structs.offset(EV, "param.ud.ah_attr.dlid");
+    private static final long UD_AH_SL = Structs.offset(EV, "param.ud.ah_attr.sl");
+    private static final long UD_AH_SRC_PATH_BITS = Structs.offset(EV, "param.ud.ah_attr.src_path_bits");
+    private static final long UD_AH_STATIC_RATE = Structs.offset(EV, "param.ud.ah_attr.static_rate");
+    private static final long UD_AH_IS_GLOBAL = Structs.offset(EV, "param.ud.ah_attr.is_global");
+    private static final long UD_AH_PORT = Structs.offset(EV, "param.ud.ah_attr.port_num");
 
     private final MemorySegment handle;
     private final int fd;
@@ -231,11 +243,27 @@ public final class EventChannel implements AutoCloseable {
         byte[] data = pdata.equals(MemorySegment.NULL) || len == 0 ? new byte[0]
                 : pdata.reinterpret(len).toArray(JAVA_BYTE);
         if (ud) {
-            return new CmEvent(type, status, id, listen, data, 0, 0, 0, 0, ev.get(JAVA_INT, UD_QP_NUM),
-                    ev.get(JAVA_INT, UD_QKEY));
+            // Only the active side's ESTABLISHED (the SIDR reply) says where the peer is; a UD connect request
+            // carries no address of the requester (the passive side answers the sender of a datagram instead).
+            AddressVector av = type == CmEventType.ESTABLISHED ? udAddressVector(ev) : null;
+            return new CmEvent(type, status, id, listen, data, 0, 0, 0, 0, ev.get(JAVA_INT, UD_QP_NUM) & 0xffffff,
+                    ev.get(JAVA_INT, UD_QKEY), av);
         }
         return new CmEvent(type, status, id, listen, data, u8(ev, CONN_RESP_RES), u8(ev, CONN_INIT_DEPTH),
                 u8(ev, CONN_RETRY), u8(ev, CONN_RNR_RETRY), ev.get(JAVA_INT, CONN_QP_NUM) & 0xffffff, 0);
+    }
+
+    /** param.ud.ah_attr (struct ibv_ah_attr) as an AddressVector for ibv_create_ah. */
+    private static AddressVector udAddressVector(MemorySegment ev) {
+        AddressVector av = new AddressVector().port(u8(ev, UD_AH_PORT))
+                .dlid(Short.toUnsignedInt(ev.get(JAVA_SHORT, UD_AH_DLID))).serviceLevel(u8(ev, UD_AH_SL))
+                .srcPathBits(u8(ev, UD_AH_SRC_PATH_BITS)).staticRate(u8(ev, UD_AH_STATIC_RATE));
+        if (u8(ev, UD_AH_IS_GLOBAL) != 0) {
+            av.global(ev.asSlice(UD_AH_DGID, 16).toArray(JAVA_BYTE), u8(ev, UD_AH_SGID_INDEX))
+                    .hopLimit(u8(ev, UD_AH_HOP_LIMIT)).trafficClass(u8(ev, UD_AH_TRAFFIC_CLASS))
+                    .flowLabel(ev.get(JAVA_INT, UD_AH_FLOW_LABEL));
+        }
+        return av;
     }
 
     private static int u8(MemorySegment s, long offset) {

@@ -3,6 +3,7 @@ package io.rdmaffm.verbs.internal;
 import io.rdmaffm.verbs.Context;
 import io.rdmaffm.verbs.ProtectionDomain;
 import io.rdmaffm.verbs.QueuePair;
+import io.rdmaffm.verbs.QueuePairAttributes;
 import io.rdmaffm.verbs.QueuePairInit;
 
 import java.lang.foreign.MemorySegment;
@@ -29,6 +30,9 @@ public interface VerbsBridge {
     /** A queue pair made by {@code creator} (e.g. rdma_create_qp) and destroyed by {@code destroyer}. */
     QueuePair createQueuePair(ProtectionDomain pd, QueuePairInit init, String verb, QueuePairCreator creator,
                               Runnable destroyer);
+
+    /** Attributes for ibv_modify_qp that are a copy of a filled {@code struct ibv_qp_attr} and its mask. */
+    QueuePairAttributes queuePairAttributes(MemorySegment ibvQpAttr, int mask);
 
     static VerbsBridge get() {
         VerbsBridge b = Holder.bridge;

@@ -42,5 +42,8 @@ public final class Cm {
     public static final MethodHandle rdma_event_str = plain(L, "rdma_event_str", FunctionDescriptor.of(P, I));
     /** int rdma_set_option(id, int level, int optname, void *optval, size_t optlen). */
     public static final MethodHandle rdma_set_option = errnoCapturing(L, "rdma_set_option", FunctionDescriptor.of(I, P, I, I, P, J));
+    /** int rdma_init_qp_attr(id, struct ibv_qp_attr *qp_attr (qp_state in, the rest out), int *qp_attr_mask). */
     public static final MethodHandle rdma_init_qp_attr = errnoCapturing(L, "rdma_init_qp_attr", FunctionDescriptor.of(I, P, P, P));
+    /** int rdma_establish(id): the active side's RTU, for an id whose QP the application created itself. */
+    public static final MethodHandle rdma_establish = errnoCapturing(L, "rdma_establish", FunctionDescriptor.of(I, P));
 }

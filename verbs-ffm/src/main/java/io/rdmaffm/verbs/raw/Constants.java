@@ -252,6 +252,8 @@ public final class Constants {
 
     public static final int RDMA_MAX_RESP_RES = 255;
     public static final int RDMA_MAX_INIT_DEPTH = 255;
+    /** The Q_Key rdma_cm gives every UD queue pair of the RDMA_PS_UDP port space (rdma_cma.h). */
+    public static final int RDMA_UDP_QKEY = 0x01234567;
 
     public static final int RDMA_OPTION_ID = 0;
     public static final int RDMA_OPTION_ID_TOS = 0;

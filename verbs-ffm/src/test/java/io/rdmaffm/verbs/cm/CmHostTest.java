@@ -52,6 +52,28 @@ class CmHostTest {
         assertEquals(1, p.privateData[0], "the parameters keep a copy");
         assertEquals(7, p.retryCount);
         assertEquals(0, new ConnectionParameters().privateData(null).privateData.length);
+        // qp_num for an application's own queue pair: 24 bits, never 0 (QP 0 is the SMI QP)
+        assertThrows(IllegalArgumentException.class, () -> new ConnectionParameters().qpNumber(0));
+        assertThrows(IllegalArgumentException.class, () -> new ConnectionParameters().qpNumber(1 << 24));
+        assertThrows(IllegalArgumentException.class, () -> new ConnectionParameters().qpNumber(-1));
+        ConnectionParameters own = new ConnectionParameters().qpNumber(0xabcdef).srq(true);
+        assertEquals(0xabcdef, own.qpNumber);
+        assertTrue(own.srq);
+    }
+
+    @Test
+    void udEventAddressVectorIsACopy() {
+        byte[] gid = new byte[16];
+        gid[15] = 1;
+        io.rdmaffm.verbs.AddressVector av = new io.rdmaffm.verbs.AddressVector().port(1).global(gid, 1);
+        CmEvent e = new CmEvent(CmEventType.ESTABLISHED, 0, null, null, null, 0, 0, 0, 0, 0x12, 0x01234567, av);
+        av.port(2);
+        assertEquals(1, e.addressVector().port(), "the event keeps its own copy");
+        e.addressVector().port(3);
+        assertEquals(1, e.addressVector().port(), "and hands out copies");
+        assertArrayEquals(gid, e.addressVector().destinationGid());
+        assertTrue(e.toString().contains("qkey 0x1234567"), e.toString());
+        assertNull(new CmEvent(CmEventType.REJECTED, 28, null, null, null, 0, 0, 0, 0, 0, 0).addressVector());
     }
 
     @Test

@@ -127,6 +127,24 @@ class LayoutTableTest {
                 Structs.offset(Structs.ibv_qp_attr, "ah_attr.grh.sgid_index"));
     }
 
+    /**
+     * The UD ESTABLISHED event reader walks rdma_cm_event → param.ud → ah_attr → grh: paths through an anonymous
+     * union and two nested declared structs, which the member walk above checks only one level at a time.
+     */
+    @Test
+    void udEventAddressVectorPathsMatchC() {
+        String[] paths = {"param.ud.ah_attr.grh.dgid", "param.ud.ah_attr.grh.flow_label",
+            "param.ud.ah_attr.grh.sgid_index", "param.ud.ah_attr.grh.hop_limit", "param.ud.ah_attr.grh.traffic_class",
+            "param.ud.ah_attr.dlid", "param.ud.ah_attr.sl", "param.ud.ah_attr.src_path_bits",
+            "param.ud.ah_attr.static_rate", "param.ud.ah_attr.is_global", "param.ud.ah_attr.port_num"};
+        for (String path : paths) {
+            Long c = table.offsets().get("rdma_cm_event." + path);
+            assertTrue(c != null, "offsetof(rdma_cm_event, " + path + ") is not in the shim's table");
+            assertEquals(c, Structs.offset(Structs.rdma_cm_event, path), path);
+        }
+        assertEquals(table.constants().get("RDMA_UDP_QKEY"), (long) Constants.RDMA_UDP_QKEY);
+    }
+
     @Test
     void shimReportsItsAbi() throws Throwable {
         int abi = (int) Shim.rdmaffm_shim_abi.invokeExact();
