@@ -4,6 +4,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 
+import static io.rdmaffm.verbs.raw.Downcalls.critical;
 import static io.rdmaffm.verbs.raw.Downcalls.errnoCapturing;
 import static io.rdmaffm.verbs.raw.Downcalls.plain;
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -35,9 +36,16 @@ public final class Shim {
     public static final MethodHandle rdmaffm_post_send = plain(L, "rdmaffm_post_send", FunctionDescriptor.of(I, P, P, P));
     public static final MethodHandle rdmaffm_post_recv = plain(L, "rdmaffm_post_recv", FunctionDescriptor.of(I, P, P, P));
     public static final MethodHandle rdmaffm_post_srq_recv = plain(L, "rdmaffm_post_srq_recv", FunctionDescriptor.of(I, P, P, P));
-    public static final MethodHandle rdmaffm_poll_cq = plain(L, "rdmaffm_poll_cq", FunctionDescriptor.of(I, P, I, P));
+    /**
+     * Polling is the tightest loop of every data path and never enters the kernel, blocks or calls back, so it
+     * is a critical downcall (no thread-state transition). Posts stay ordinary downcalls: rxe rings its
+     * doorbell with a system call, and a critical call holds off safepoints for its duration. The reference
+     * measurement found no gain from critical handles on rxe under emulation, so {@code
+     * -Drdmaffm.criticalPoll=false} turns it off for comparison.
+     */
+    public static final MethodHandle rdmaffm_poll_cq = poll("rdmaffm_poll_cq");
     public static final MethodHandle rdmaffm_req_notify_cq = plain(L, "rdmaffm_req_notify_cq", FunctionDescriptor.of(I, P, I));
-    public static final MethodHandle rdmaffm_cq_ex_poll = plain(L, "rdmaffm_cq_ex_poll", FunctionDescriptor.of(I, P, I, P));
+    public static final MethodHandle rdmaffm_cq_ex_poll = poll("rdmaffm_cq_ex_poll");
 
     // control verbs that are inline in verbs.h
     public static final MethodHandle rdmaffm_query_port = errnoCapturing(L, "rdmaffm_query_port", FunctionDescriptor.of(I, P, B, P));
@@ -70,4 +78,10 @@ public final class Shim {
     public static final MethodHandle rdmaffm_wr_set_sge_list = plain(L, "rdmaffm_wr_set_sge_list", FunctionDescriptor.ofVoid(P, J, P));
     public static final MethodHandle rdmaffm_wr_set_inline_data = plain(L, "rdmaffm_wr_set_inline_data", FunctionDescriptor.ofVoid(P, P, J));
     public static final MethodHandle rdmaffm_wr_set_ud_addr = plain(L, "rdmaffm_wr_set_ud_addr", FunctionDescriptor.ofVoid(P, P, I, I));
+
+    private static MethodHandle poll(String name) {
+        FunctionDescriptor fd = FunctionDescriptor.of(I, P, I, P);
+        return Boolean.parseBoolean(System.getProperty("rdmaffm.criticalPoll", "true")) ? critical(L, name, fd)
+                : plain(L, name, fd);
+    }
 }
