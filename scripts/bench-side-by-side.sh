@@ -19,4 +19,8 @@ mvn -B -ntp -q package -DskipTests
 mkdir -p "$ROOT/target/bench"
 # Multi-threaded TCG: latency between two processes is about 100x lower than with one emulation thread.
 export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
+# Under TCG the guest kernel marks the TSC unstable and picks HPET: every clock_gettime (System.nanoTime) is
+# then a system call plus an emulated HPET read, while C perftest reads the TSC itself. tsc=reliable gives
+# both the cheap clock they have on real hosts.
+export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
 exec "$SCRIPT_DIR/rdma-env.sh" --timeout 7200 -- bash "$SCRIPT_DIR/bench/side-by-side-run.sh" "${1:-5}" "$ROOT/target/bench" "${BENCH_ONLY:-}" "${BENCH_ITERS:-5000}"

@@ -7,6 +7,8 @@
 # The command's output streams to stdout; its exit status becomes this script's exit status.
 #
 # usage: scripts/rxe-vm.sh [--timeout SEC] [--mem MB] [--smp N] [--share DIR]... [--] COMMAND [ARG...]
+# Environment: RXE_VM_TCG_THREAD=single|multi (default single), RXE_VM_KERNEL_ARGS (appended to the guest kernel
+# command line, e.g. tsc=reliable).
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -64,7 +66,7 @@ qemu_args=(
 	-display none -monitor none -no-reboot
 	-serial "file:$work/console.log"
 	-kernel "$kernel" -initrd "$initrd"
-	-append "console=ttyS0 quiet loglevel=3 panic=-1"
+	-append "console=ttyS0 quiet loglevel=3 panic=-1 ${RXE_VM_KERNEL_ARGS:-}"
 	-fsdev "local,id=rootfs,path=/,security_model=none,readonly=on,multidevs=remap"
 	-device "virtio-9p-pci,fsdev=rootfs,mount_tag=hostroot"
 	-fsdev "local,id=outfs,path=$out,security_model=none,multidevs=remap"
