@@ -84,6 +84,8 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
     private final int gidIndex;
     private final GidEntry gid;
     private final long[] sizes;
+    /** The largest of {@link #sizes}: what the buffers are sized for. */
+    private final long maxSize;
 
     private SysData sys = new SysData(4096, 64);
     private int mtuEnum;
@@ -170,7 +172,7 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
             } else {
                 mtuEnum = active;
             }
-            long maxSize = 0;
+            long largest = 0;
             long[] s = p.sizes();
             if (qpType == QueuePairType.UD) {
                 long mtuBytes = Mtu.of(mtuEnum).bytes();
@@ -182,8 +184,9 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
             }
             this.sizes = s;
             for (long v : sizes) {
-                maxSize = Math.max(maxSize, v);
+                largest = Math.max(largest, v);
             }
+            this.maxSize = largest;
             if (maxSize > port.maxMessageSize()) {
                 throw new IllegalArgumentException("message size " + maxSize + " exceeds the port's maximum of "
                         + port.maxMessageSize());
@@ -512,10 +515,6 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
      * resolved the peer's address to (a QP made by rdma_cm must share its id's context).
      */
     private void createResources(Context c) {
-        long maxSize = 0;
-        for (long s : sizes) {
-            maxSize = Math.max(maxSize, s);
-        }
         int page = sys.pageSize();
         int line = sys.cacheLineSize();
         long buf = Math.max(maxSize + (qpType == QueuePairType.UD ? GRH_BYTES : 0), page);
@@ -538,10 +537,6 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
     }
 
     private void setup() {
-        long maxSize = 0;
-        for (long s : sizes) {
-            maxSize = Math.max(maxSize, s);
-        }
         if (!p.rdmaCm) {
             createResources(ctx);
             for (int i = 0; i < p.numQps; i++) {
