@@ -103,8 +103,14 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
         long deadline = System.nanoTime() + timeout.toNanos();
         EventChannel events = EventChannel.create();
         Resources res = null;
+        CmException rejected = null;
         try {
             while (true) {
+                if (rejected != null && System.nanoTime() - deadline >= 0) {
+                    // Under a slow CPU the last retry can run out of time before its answer; what the user
+                    // needs to hear is what every answer so far said.
+                    throw connectFailure(rejected, peer, timeout);
+                }
                 CmId id = events.createId(PortSpace.TCP);
                 try {
                     id.resolveAddress(null, target, RESOLVE_TIMEOUT);
@@ -116,10 +122,16 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
                     RdmaCmControlChannel ch = new RdmaCmControlChannel(Role.CLIENT, peer, events, id, res.pd, res.cq,
                             res.mr, qp);
                     ch.postAllReceives();
-                    id.connect(parameters(), remaining(deadline, timeout, peer));
+                    id.connect(parameters(), remaining(deadline, timeout, peer, rejected));
                     return ch;
                 } catch (CmException e) {
                     closeQuietly(id);
+                    if (rejected != null && e.isTimeout()) {
+                        throw connectFailure(rejected, peer, timeout);
+                    }
+                    if (retryable(e)) {
+                        rejected = e;
+                    }
                     if (!retryable(e) || System.nanoTime() + RETRY_PAUSE_NANOS - deadline >= 0) {
                         throw connectFailure(e, peer, timeout);
                     }
@@ -365,9 +377,13 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
         throw new ExchangeException(host + " has no IPv4 address (perftest's rdma_cm mode is IPv4 only)");
     }
 
-    private static Duration remaining(long deadline, Duration timeout, String peer) throws ExchangeException {
+    private static Duration remaining(long deadline, Duration timeout, String peer, CmException rejected)
+            throws ExchangeException {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
+            if (rejected != null) {
+                throw connectFailure(rejected, peer, timeout);
+            }
             throw new ExchangeTimeoutException("could not connect to " + peer + " over rdma_cm within "
                     + ExchangeTimeouts.describe(timeout), null);
         }
