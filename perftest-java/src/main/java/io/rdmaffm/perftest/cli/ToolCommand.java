@@ -311,8 +311,9 @@ abstract class ToolCommand implements Callable<Integer> {
         p.numQps = qps;
         CommandLine.Model.OptionSpec b = spec.findOption("-b");
         p.bidirectional = b != null && (Boolean) b.getValue();
-        if (p.bidirectional && verb == Verb.SEND) {
-            throw bad("-b for ib_send_bw is not supported yet by perftest-java");
+        if (p.bidirectional && verb == Verb.SEND && duration != null) {
+            // perftest prints each side's own row here, without the report exchange of the iteration mode.
+            throw bad("-b with -D for ib_send_bw is not supported yet by perftest-java");
         }
         if (rdmaCm) {
             if (c.equals("UC")) {

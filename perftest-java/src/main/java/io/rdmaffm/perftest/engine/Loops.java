@@ -243,6 +243,101 @@ final class Loops {
         sampledOut[0] = sampled;
     }
 
+    /**
+     * run_iter_bi for ib_send_bw -b: each side sends its iterations and receives the peer's at once. Receives
+     * were posted before the barrier. The server holds its sends back until the first message arrives, so it
+     * cannot overrun a client that has not started (perftest's before_first_rx). Sends are timed as in
+     * {@link #bwClient}; the run ends when every send has completed and every peer message has arrived.
+     */
+    static void bwBidirectionalSend(Side s, BwSpec b, boolean server, int rxDepth, long[] scnt, long[] ccnt,
+                                    long[] rcnt, long[] tposted, long[] tcompleted) {
+        int q = s.qps.length;
+        long iters = b.iterations;
+        long target = iters * q;
+        int baseFlags = b.inline ? SendFlags.INLINE : 0;
+        for (int i = 0; i < q; i++) {
+            scnt[i] = 0;
+            ccnt[i] = 0;
+            rcnt[i] = 0;
+        }
+        long totS = 0;
+        long totC = 0;
+        long totR = 0;
+        boolean holdSends = server;
+        long lastProgress = System.nanoTime();
+        if (b.noPeak) {
+            tposted[0] = lastProgress;
+        }
+        Completions swc = s.sendWc;
+        Completions rwc = s.recvWc;
+        int idlePolls = 0;
+        while (totC < target || totR < target) {
+            if (!holdSends) {
+                for (int i = 0; i < q; i++) {
+                    while (scnt[i] < iters && scnt[i] - ccnt[i] + b.postList <= b.txDepth) {
+                        SendWorkRequests wrs = s.sendWrs[i];
+                        for (int j = 0; j < b.postList; j++) {
+                            long n = scnt[i] + j;
+                            boolean signaled = n % b.cqMod == b.cqMod - 1 || n == iters - 1;
+                            wrs.get(j).flags(signaled ? baseFlags | SendFlags.SIGNALED : baseFlags);
+                        }
+                        if (!b.noPeak) {
+                            tposted[(int) totS] = System.nanoTime();
+                        }
+                        s.qps[i].postSend(wrs, b.postList);
+                        scnt[i] += b.postList;
+                        totS += b.postList;
+                    }
+                }
+            }
+            int nr = s.poll(s.recvCq, rwc);
+            for (int k = 0; k < nr; k++) {
+                if (!rwc.isSuccess(k)) {
+                    throw new RunFailure("receive completion with error: " + rwc.describe(k) + " after " + totR
+                            + " received messages");
+                }
+                int i = (int) (rwc.wrId(k) >>> 32);
+                int slot = (int) rwc.wrId(k);
+                rcnt[i]++;
+                totR++;
+                if (rcnt[i] + rxDepth <= iters) {
+                    s.qps[i].postRecv(s.recvWrs[i], slot, 1);
+                }
+            }
+            if (nr > 0) {
+                holdSends = false;
+            }
+            int ns = s.poll(s.sendCq, swc);
+            if (nr == 0 && ns == 0 && (++idlePolls & IDLE_CLOCK_MASK) != 0) {
+                continue;
+            }
+            long now = System.nanoTime();
+            if (nr > 0 || ns > 0) {
+                lastProgress = now;
+            } else if (now - lastProgress > s.stallNanos) {
+                throw new RunFailure("no completion for " + (s.stallNanos / 1_000_000_000L) + " s (" + totC + " of "
+                        + target + " sends completed, " + totR + " of " + target
+                        + " messages received): the peer or the link stalled");
+            }
+            for (int k = 0; k < ns; k++) {
+                if (!swc.isSuccess(k)) {
+                    throw new RunFailure("completion with error: " + swc.describe(k) + " after " + totC
+                            + " completed work requests");
+                }
+                int i = (int) swc.wrId(k);
+                long inc = Math.min(b.cqMod, scnt[i] - ccnt[i]);
+                ccnt[i] += inc;
+                totC += inc;
+                if (!b.noPeak) {
+                    tcompleted[(int) (totC - 1)] = now;
+                }
+            }
+        }
+        if (b.noPeak) {
+            tcompleted[0] = System.nanoTime();
+        }
+    }
+
     /** Posts the initial receives of QP i: rxDepth entries, wr_id = (qp << 32) | slot. */
     static void postReceives(Side s, int rxDepth, int recvBytes) {
         for (int i = 0; i < s.qps.length; i++) {

@@ -114,6 +114,8 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
     private long[] tposted;
     private long[] tcompleted;
     private final long[] scnt;
+    /** Messages received per QP (send_bw server and -b). */
+    private final long[] rcnt;
     private final long[] ccnt;
     private final List<BwReport> bwRows = new ArrayList<>();
     private final List<LatencyRow> latRows = new ArrayList<>();
@@ -132,6 +134,7 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
         this.client = p.isClient();
         this.qpType = QueuePairType.valueOf(p.connection);
         this.scnt = new long[p.numQps];
+        this.rcnt = new long[p.numQps];
         this.ccnt = new long[p.numQps];
         this.ctx = Context.open(p.device);
         try {
@@ -268,10 +271,38 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
         if (!client && tool.bandwidth() && !p.bidirectional) {
             if (verb == Verb.SEND) {
                 warmUpSendServer();
+                awaitQuietCompiler();
             }
             // The passive server of write/read/atomic runs no loop at all.
             return;
         }
+        warmUpLoop();
+        awaitQuietCompiler();
+    }
+
+    /**
+     * The warm-up queues the loop's methods for compilation; the compiler threads then keep working for a
+     * while. Where the measured thread shares its CPU with them (a VM with one CPU per process, a container
+     * with a CPU quota), that work lands inside the measurement. Waits, at most 2 s, until the total
+     * compilation time has stood still for 100 ms.
+     */
+    private static void awaitQuietCompiler() {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        long last = jit.getTotalCompilationTime();
+        int still = 0;
+        while (still < 2 && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(50_000_000L);
+            long now = jit.getTotalCompilationTime();
+            still = now == last ? still + 1 : 0;
+            last = now;
+        }
+    }
+
+    private void warmUpLoop() {
         long size = Math.min(sizes[0], 4096);
         long bytes = Math.max(8192, 2 * size + 2 * GRH_BYTES);
         int iters = p.warmupIterations;
@@ -789,7 +820,6 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
             if (verb == Verb.SEND && !client && !p.bidirectional) {
                 long[] times = new long[2];
                 long[] sampled = new long[1];
-                long[] rcnt = new long[p.numQps];
                 Loops.bwSendServer(side, iters, rxDepth, rcnt, times, p.durationSeconds * 1_000_000_000L,
                         p.marginSeconds * 1_000_000_000L, sampled);
                 long n = p.durationSeconds > 0 ? sampled[0] : iters * p.numQps;
@@ -799,7 +829,12 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
             }
             Loops.BwSpec b = bwSpec(size, iters, side, null);
             Loops.prepareSends(side, b);
-            Loops.bwClient(side, b, scnt, ccnt, tposted, tcompleted);
+            if (verb == Verb.SEND && p.bidirectional) {
+                Loops.bwBidirectionalSend(side, b, !client, rxDepth, scnt, ccnt, rcnt, tposted, tcompleted);
+                verifyReceived(size);
+            } else {
+                Loops.bwClient(side, b, scnt, ccnt, tposted, tcompleted);
+            }
             long wireSize = verb == Verb.ATOMIC ? 8 : size;
             if (p.durationSeconds > 0) {
                 localReports[sizeIndex] = BwArithmetic.duration(wireSize, b.sampled, b.sampleStart, b.sampleEnd, p.unit, 1e9);
@@ -901,7 +936,7 @@ public final class PerftestEngine implements ScriptRunner.Participant, AutoClose
     }
 
     private void verifyReceived(long size) {
-        if (p.verify && (!client || !tool.bandwidth())) {
+        if (p.verify && (!client || !tool.bandwidth() || p.bidirectional)) {
             for (int i = 0; i < p.numQps; i++) {
                 report("receive buffer of QP " + i, (p.numQps + i) * slot
                         + (qpType == QueuePairType.UD ? GRH_BYTES : 0), size);

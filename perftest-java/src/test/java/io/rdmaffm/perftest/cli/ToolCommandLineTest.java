@@ -43,6 +43,7 @@ class ToolCommandLineTest {
         "ib_write_bw -d dev0 -R -c UC|UC is not supported in librdmacm",
         "ib_send_lat -d dev0 -R -c UD|-R with -c UD is not supported yet",
         "ib_write_bw -d dev0 --use-srq|option --use-srq is not supported yet",
+        "ib_send_bw -d dev0 -b -D 4|-b with -D for ib_send_bw is not supported yet",
         "ib_write_lat -d dev0 -e|Events feature not available on WRITE verb",
         "ib_atomic_lat -d dev0 -A XOR|atomic type (-A) must be CMP_AND_SWAP or FETCH_AND_ADD",
         "ib_write_bw -d dev0 -l 3 -n 1000|iterations (-n) must be a multiple of the post list (-l)",

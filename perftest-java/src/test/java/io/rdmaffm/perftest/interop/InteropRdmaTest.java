@@ -54,6 +54,12 @@ class InteropRdmaTest {
             {"ib_write_lat", "-D", "4", "-f", "1"},
             {"ib_send_lat", "-D", "4", "-f", "1"},
             {"ib_read_lat", "-D", "4", "-f", "1"},
+            {"ib_write_bw", "-n", "200", "-b", "-s", "4096"},
+            {"ib_read_bw", "-n", "200", "-b"},
+            {"ib_atomic_bw", "-n", "200", "-b"},
+            {"ib_send_bw", "-n", "300", "-b"},
+            {"ib_send_bw", "-n", "200", "-b", "-s", "65536", "-q", "2"},
+            {"ib_send_bw", "-n", "200", "-b", "-c", "UD", "-s", "1024"},
         };
         for (String[] r : runs) {
             all.add(Arguments.of("Java client, C server", String.join(" ", r), r));
@@ -139,7 +145,10 @@ class InteropRdmaTest {
                 assertTrue(row.msgRate() > 0 && row.bwAvg() >= 0 && row.bwPeak() >= 0
                         && row.iters() > 0, "sane BW figures " + row + both);
             }
-            if (!tool.equals("ib_send_bw")) {
+            if (List.of(run).contains("-b")) {
+                // Bidirectional: each side prints its own figures plus the peer's, so both rows are equal.
+                assertEquals(pc.bwRows(), ps.bwRows(), "both sides print the same sum" + both);
+            } else if (!tool.equals("ib_send_bw")) {
                 // The server prints the client's figures, carried by the report exchange.
                 assertEquals(pc.bwRows().get(pc.bwRows().size() - 1), ps.bwRows().get(ps.bwRows().size() - 1),
                         "server shows the client's row" + both);
