@@ -107,22 +107,8 @@ final class Loops {
         }
         while (true) {
             if (!stopPosting) {
-                for (int i = 0; i < q; i++) {
-                    while (scnt[i] < iters && scnt[i] - ccnt[i] + b.postList <= b.txDepth) {
-                        SendWorkRequests wrs = s.sendWrs[i];
-                        for (int j = 0; j < b.postList; j++) {
-                            long n = scnt[i] + j;
-                            boolean signaled = n % b.cqMod == b.cqMod - 1 || n == iters - 1;
-                            wrs.get(j).flags(signaled ? baseFlags | SendFlags.SIGNALED : baseFlags);
-                        }
-                        if (!duration && !b.noPeak) {
-                            tposted[(int) totS] = System.nanoTime();
-                        }
-                        s.qps[i].postSend(wrs, b.postList);
-                        scnt[i] += b.postList;
-                        totS += b.postList;
-                    }
-                }
+                totS = postWithinTxDepth(s, b, iters, baseFlags, scnt, ccnt, !duration && !b.noPeak ? tposted : null,
+                        totS);
             }
             int n = s.poll(s.sendCq, wc);
             if (n == 0 && (++idlePolls & IDLE_CLOCK_MASK) != 0) {
@@ -132,13 +118,7 @@ final class Loops {
             if (n > 0) {
                 lastProgress = now;
                 for (int k = 0; k < n; k++) {
-                    if (!wc.isSuccess(k)) {
-                        throw new RunFailure("completion with error: " + wc.describe(k) + " after " + totC
-                                + " completed work requests");
-                    }
-                    int i = (int) wc.wrId(k);
-                    long inc = Math.min(b.cqMod, scnt[i] - ccnt[i]);
-                    ccnt[i] += inc;
+                    long inc = completedBySignal(b, wc, k, scnt, ccnt, totC);
                     totC += inc;
                     if (sampling) {
                         sampled += inc;
@@ -174,6 +154,43 @@ final class Loops {
         if (!duration && b.noPeak) {
             tcompleted[0] = System.nanoTime();
         }
+    }
+
+    /**
+     * Posts on every QP while it has iterations left and room under tx_depth, signaling every cq_mod-th work
+     * request and the last; stamps each post into {@code tposted} unless it is null. Returns the new total posted.
+     */
+    private static long postWithinTxDepth(Side s, BwSpec b, long iters, int baseFlags, long[] scnt, long[] ccnt,
+                                          long[] tposted, long totS) {
+        for (int i = 0; i < s.qps.length; i++) {
+            while (scnt[i] < iters && scnt[i] - ccnt[i] + b.postList <= b.txDepth) {
+                SendWorkRequests wrs = s.sendWrs[i];
+                for (int j = 0; j < b.postList; j++) {
+                    long n = scnt[i] + j;
+                    boolean signaled = n % b.cqMod == b.cqMod - 1 || n == iters - 1;
+                    wrs.get(j).flags(signaled ? baseFlags | SendFlags.SIGNALED : baseFlags);
+                }
+                if (tposted != null) {
+                    tposted[(int) totS] = System.nanoTime();
+                }
+                s.qps[i].postSend(wrs, b.postList);
+                scnt[i] += b.postList;
+                totS += b.postList;
+            }
+        }
+        return totS;
+    }
+
+    /** Work requests one signaled send completion stands for (up to cq_mod); a failed completion ends the run. */
+    private static long completedBySignal(BwSpec b, Completions wc, int k, long[] scnt, long[] ccnt, long totC) {
+        if (!wc.isSuccess(k)) {
+            throw new RunFailure("completion with error: " + wc.describe(k) + " after " + totC
+                    + " completed work requests");
+        }
+        int i = (int) wc.wrId(k);
+        long inc = Math.min(b.cqMod, scnt[i] - ccnt[i]);
+        ccnt[i] += inc;
+        return inc;
     }
 
     /**
@@ -273,22 +290,7 @@ final class Loops {
         int idlePolls = 0;
         while (totC < target || totR < target) {
             if (!holdSends) {
-                for (int i = 0; i < q; i++) {
-                    while (scnt[i] < iters && scnt[i] - ccnt[i] + b.postList <= b.txDepth) {
-                        SendWorkRequests wrs = s.sendWrs[i];
-                        for (int j = 0; j < b.postList; j++) {
-                            long n = scnt[i] + j;
-                            boolean signaled = n % b.cqMod == b.cqMod - 1 || n == iters - 1;
-                            wrs.get(j).flags(signaled ? baseFlags | SendFlags.SIGNALED : baseFlags);
-                        }
-                        if (!b.noPeak) {
-                            tposted[(int) totS] = System.nanoTime();
-                        }
-                        s.qps[i].postSend(wrs, b.postList);
-                        scnt[i] += b.postList;
-                        totS += b.postList;
-                    }
-                }
+                totS = postWithinTxDepth(s, b, iters, baseFlags, scnt, ccnt, b.noPeak ? null : tposted, totS);
             }
             int nr = s.poll(s.recvCq, rwc);
             for (int k = 0; k < nr; k++) {
@@ -320,14 +322,7 @@ final class Loops {
                         + " messages received): the peer or the link stalled");
             }
             for (int k = 0; k < ns; k++) {
-                if (!swc.isSuccess(k)) {
-                    throw new RunFailure("completion with error: " + swc.describe(k) + " after " + totC
-                            + " completed work requests");
-                }
-                int i = (int) swc.wrId(k);
-                long inc = Math.min(b.cqMod, scnt[i] - ccnt[i]);
-                ccnt[i] += inc;
-                totC += inc;
+                totC += completedBySignal(b, swc, k, scnt, ccnt, totC);
                 if (!b.noPeak) {
                     tcompleted[(int) (totC - 1)] = now;
                 }
