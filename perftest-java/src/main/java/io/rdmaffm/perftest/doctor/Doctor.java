@@ -7,7 +7,7 @@ import io.rdmaffm.verbs.topology.PciFunction;
 import io.rdmaffm.verbs.topology.PciPath;
 import io.rdmaffm.verbs.topology.PcieSpeed;
 import io.rdmaffm.verbs.topology.PortRate;
-import io.rdmaffm.verbs.topology.RdmaDevice;
+import io.rdmaffm.verbs.topology.SysfsRdmaDevice;
 import io.rdmaffm.verbs.topology.RdmaPort;
 import io.rdmaffm.verbs.topology.Reading;
 import io.rdmaffm.verbs.topology.Topology;
@@ -56,12 +56,13 @@ public final class Doctor {
     }
 
     private DoctorReport run(String deviceFilter) {
-        List<RdmaDevice> shown = topo.devices();
+        List<SysfsRdmaDevice> shown = topo.devices();
         if (deviceFilter != null) {
             shown = shown.stream().filter(d -> d.name().equals(deviceFilter)).toList();
             if (shown.isEmpty()) {
                 String found = topo.devices().isEmpty() ? "none found"
-                        : "found: " + topo.devices().stream().map(RdmaDevice::name).collect(Collectors.joining(", "));
+                        : "found: " + topo.devices().stream().map(SysfsRdmaDevice::name)
+                                .collect(Collectors.joining(", "));
                 throw new IllegalArgumentException("no RDMA device '" + deviceFilter + "' under "
                         + topo.root().resolve("sys/class/infiniband") + " (" + found + ")");
             }
@@ -74,7 +75,7 @@ public final class Doctor {
         }
         List<GpuChoice> gpus = gpuChoices();
         List<CheckResult> results = new ArrayList<>();
-        for (RdmaDevice d : shown) {
+        for (SysfsRdmaDevice d : shown) {
             results.add(pcieBandwidth(d));
             results.add(pcieDowntrained(d));
             results.add(numa(d));
@@ -96,7 +97,7 @@ public final class Doctor {
 
     // ---- pcie-bandwidth ----------------------------------------------------------------------------
 
-    private CheckResult pcieBandwidth(RdmaDevice d) {
+    private CheckResult pcieBandwidth(SysfsRdmaDevice d) {
         CheckId id = CheckId.PCIE_BANDWIDTH;
         if (d.virtual()) {
             return na(id, d, "virtual device (" + d.virtualReason() + "): no PCIe link");
@@ -112,7 +113,7 @@ public final class Doctor {
         List<String> active = new ArrayList<>();
         List<String> unknownRates = new ArrayList<>();
         boolean sdrSuspect = false;
-        for (RdmaDevice o : topo.devices()) {
+        for (SysfsRdmaDevice o : topo.devices()) {
             if (o.virtual() || !o.pci().known()) {
                 continue;
             }
@@ -236,13 +237,13 @@ public final class Doctor {
     }
 
     /** Other PCIe links of one adapter: functions sharing sys_image_guid but not the PCI device. */
-    private List<String> otherLinksOfAdapter(RdmaDevice d, PciPath path) {
+    private List<String> otherLinksOfAdapter(SysfsRdmaDevice d, PciPath path) {
         String guid = d.sysImageGuid().orElse("");
         if (guid.isEmpty() || guid.replaceAll("[0:]", "").isEmpty()) {
             return List.of(); // rxe and some VFs report zeros
         }
         Set<String> out = new LinkedHashSet<>();
-        for (RdmaDevice o : topo.devices()) {
+        for (SysfsRdmaDevice o : topo.devices()) {
             if (o == d || o.virtual() || !o.pci().known() || !guid.equals(o.sysImageGuid().orElse(""))) {
                 continue;
             }
@@ -273,7 +274,7 @@ public final class Doctor {
 
     // ---- pcie-downtrained --------------------------------------------------------------------------
 
-    private CheckResult pcieDowntrained(RdmaDevice d) {
+    private CheckResult pcieDowntrained(SysfsRdmaDevice d) {
         CheckId id = CheckId.PCIE_DOWNTRAINED;
         if (d.virtual()) {
             return na(id, d, "virtual device (" + d.virtualReason() + "): no PCIe link");
@@ -340,7 +341,7 @@ public final class Doctor {
 
     // ---- numa -------------------------------------------------------------------------------------
 
-    private CheckResult numa(RdmaDevice d) {
+    private CheckResult numa(SysfsRdmaDevice d) {
         CheckId id = CheckId.NUMA;
         if (d.virtual()) {
             return na(id, d, "virtual device (" + d.virtualReason() + "): no PCI device, pin to the parent NIC's node");
@@ -393,7 +394,7 @@ public final class Doctor {
             String model = f.device().known() ? GpuModels.of(f.device().value()).name() : "NVIDIA GPU";
             String best = null;
             PathClass bestClass = null;
-            for (RdmaDevice d : topo.devices()) {
+            for (SysfsRdmaDevice d : topo.devices()) {
                 if (d.virtual() || !d.pci().known()) {
                     continue;
                 }
@@ -410,7 +411,7 @@ public final class Doctor {
         return out;
     }
 
-    private CheckResult gpuNicAffinity(RdmaDevice d, List<GpuChoice> gpus) {
+    private CheckResult gpuNicAffinity(SysfsRdmaDevice d, List<GpuChoice> gpus) {
         CheckId id = CheckId.GPU_NIC_AFFINITY;
         if (d.virtual()) {
             return na(id, d, "virtual device (" + d.virtualReason() + "): no GPUDirect RDMA");
@@ -459,7 +460,7 @@ public final class Doctor {
 
     // ---- port-state -------------------------------------------------------------------------------
 
-    private CheckResult portState(RdmaDevice d, RdmaPort p, Reading<String> netdev) {
+    private CheckResult portState(SysfsRdmaDevice d, RdmaPort p, Reading<String> netdev) {
         CheckId id = CheckId.PORT_STATE;
         Map<String, Object> n = new LinkedHashMap<>();
         n.put("state", p.state().known() ? p.state().value().name() : null);
@@ -515,7 +516,7 @@ public final class Doctor {
     // ---- RoCE checks ------------------------------------------------------------------------------
 
     /** The netdev of a port: the kernel's GID table names it for RoCE; else the PCI function's, else rxe's parent. */
-    private static Reading<String> netdevOf(RdmaDevice d, RdmaPort p) {
+    private static Reading<String> netdevOf(SysfsRdmaDevice d, RdmaPort p) {
         for (Gid g : p.gids().orElse(List.of())) {
             if (g.netdev().known()) {
                 return g.netdev();
@@ -530,7 +531,7 @@ public final class Doctor {
         return Reading.unknown("no netdev: gid_attrs/ndevs empty, no device/net, no parent");
     }
 
-    private CheckResult roceGid(RdmaDevice d, RdmaPort p, Reading<String> netdev) {
+    private CheckResult roceGid(SysfsRdmaDevice d, RdmaPort p, Reading<String> netdev) {
         CheckId id = CheckId.ROCE_GID;
         Map<String, Object> n = new LinkedHashMap<>();
         CheckResult notRoce = notRoce(id, d, p, "");
@@ -609,7 +610,7 @@ public final class Doctor {
                 + " RoCE v1 only): RoCE v2 (routable, UDP/IP) is unavailable", n);
     }
 
-    private CheckResult roceMtu(RdmaDevice d, RdmaPort p, Reading<String> netdev) {
+    private CheckResult roceMtu(SysfsRdmaDevice d, RdmaPort p, Reading<String> netdev) {
         CheckId id = CheckId.ROCE_MTU;
         CheckResult notRoce = notRoce(id, d, p, "");
         if (notRoce != null) {
@@ -651,7 +652,7 @@ public final class Doctor {
         return 0;
     }
 
-    private CheckResult roceLossless(RdmaDevice d, RdmaPort p, Reading<String> netdev) {
+    private CheckResult roceLossless(SysfsRdmaDevice d, RdmaPort p, Reading<String> netdev) {
         CheckId id = CheckId.ROCE_LOSSLESS;
         CheckResult notRoce = notRoce(id, d, p, "; InfiniBand is lossless by credit-based flow control");
         if (notRoce != null) {
@@ -707,7 +708,7 @@ public final class Doctor {
         return l.isEmpty() ? "none" : l.stream().map(String::valueOf).collect(Collectors.joining(","));
     }
 
-    private CheckResult notRoce(CheckId id, RdmaDevice d, RdmaPort p, String ibNote) {
+    private CheckResult notRoce(CheckId id, SysfsRdmaDevice d, RdmaPort p, String ibNote) {
         if (!p.linkLayer().known()) {
             return na(id, d, p, "link layer unknown: " + p.linkLayer().problem());
         }
@@ -742,7 +743,7 @@ public final class Doctor {
         }
         Set<String> layers = new LinkedHashSet<>();
         double maxRate = 0;
-        for (RdmaDevice d : topo.devices()) {
+        for (SysfsRdmaDevice d : topo.devices()) {
             if (d.virtual()) {
                 continue;
             }
@@ -785,15 +786,15 @@ public final class Doctor {
 
     // ---- helpers ----------------------------------------------------------------------------------
 
-    private static CheckResult na(CheckId id, RdmaDevice d, String reason) {
+    private static CheckResult na(CheckId id, SysfsRdmaDevice d, String reason) {
         return new CheckResult(id, d.name(), null, Verdict.NA, reason, Map.of());
     }
 
-    private static CheckResult na(CheckId id, RdmaDevice d, RdmaPort p, String reason) {
+    private static CheckResult na(CheckId id, SysfsRdmaDevice d, RdmaPort p, String reason) {
         return new CheckResult(id, d.name(), p.number(), Verdict.NA, reason, Map.of());
     }
 
-    private static CheckResult result(CheckId id, RdmaDevice d, Integer port, Verdict v, String reason,
+    private static CheckResult result(CheckId id, SysfsRdmaDevice d, Integer port, Verdict v, String reason,
                                       Map<String, Object> numbers) {
         return new CheckResult(id, d == null ? null : d.name(), port, v, reason, numbers);
     }

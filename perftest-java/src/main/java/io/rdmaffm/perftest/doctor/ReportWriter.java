@@ -2,7 +2,7 @@ package io.rdmaffm.perftest.doctor;
 
 import io.rdmaffm.verbs.topology.NetDevice;
 import io.rdmaffm.verbs.topology.PciPath;
-import io.rdmaffm.verbs.topology.RdmaDevice;
+import io.rdmaffm.verbs.topology.SysfsRdmaDevice;
 import io.rdmaffm.verbs.topology.RdmaPort;
 
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ public final class ReportWriter {
         for (String p : r.problems()) {
             b.append("  note: ").append(p).append('\n');
         }
-        for (RdmaDevice d : r.devices()) {
+        for (SysfsRdmaDevice d : r.devices()) {
             b.append('\n').append(d.name()).append("  ").append(deviceLine(d)).append('\n');
             for (CheckResult c : r.results()) {
                 if (d.name().equals(c.device()) && c.port() == null) {
@@ -85,7 +85,7 @@ public final class ReportWriter {
         return b.toString();
     }
 
-    private static String deviceLine(RdmaDevice d) {
+    private static String deviceLine(SysfsRdmaDevice d) {
         List<String> parts = new ArrayList<>();
         parts.add(d.nodeType().known() ? d.nodeType().value().toString() : "node type ?");
         d.fwVer().map(v -> parts.add("fw " + v));
@@ -115,7 +115,7 @@ public final class ReportWriter {
         root.put("schema", SCHEMA);
         root.put("sysfsRoot", r.topology().root().toString());
         List<Object> devices = new ArrayList<>();
-        for (RdmaDevice d : r.devices()) {
+        for (SysfsRdmaDevice d : r.devices()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", d.name());
             m.put("virtual", d.virtual());

@@ -39,7 +39,7 @@ final class TopologyReader {
             netdevs.put(n, readNetdev(n, ips.getOrDefault(n, List.of())));
         }
 
-        List<RdmaDevice> devices = new ArrayList<>();
+        List<SysfsRdmaDevice> devices = new ArrayList<>();
         Reading<List<String>> names = fs.list(fs.path("sys/class/infiniband"));
         for (String n : names.orElse(List.of())) {
             devices.add(readDevice(n));
@@ -75,7 +75,7 @@ final class TopologyReader {
         return new Topology(fs.root(), devices, names.problem(), netdevs, gpus, pciNames.problem(), numa, peer);
     }
 
-    private RdmaDevice readDevice(String name) {
+    private SysfsRdmaDevice readDevice(String name) {
         Path entry = fs.path("sys/class/infiniband").resolve(name);
         Reading<Path> real = fs.realPath(entry);
         Path dir = real.orElse(entry);
@@ -118,7 +118,7 @@ final class TopologyReader {
             return List.copyOf(out);
         });
 
-        return new RdmaDevice(name, dir, nodeType, fs.text(dir.resolve("node_guid")),
+        return new SysfsRdmaDevice(name, dir, nodeType, fs.text(dir.resolve("node_guid")),
                 fs.text(dir.resolve("sys_image_guid")), fs.text(dir.resolve("fw_ver")),
                 fs.text(dir.resolve("hca_type")), parent, virtual, virtualReason, pci, pciNetdevs, ports);
     }
