@@ -65,7 +65,7 @@ public final class ReportWriter {
         }
         if (r.counters() != null) {
             CounterDeltas cd = r.counters();
-            b.append("\ncounters over ").append(Doctor.fmt(cd.seconds())).append(" s (").append(cd.sampled())
+            b.append("\ncounters over ").append(Fmt.fmt(cd.seconds())).append(" s (").append(cd.sampled())
                     .append(" sampled)\n");
             if (cd.deltas().isEmpty()) {
                 b.append("  no trouble counter moved\n");
@@ -121,13 +121,9 @@ public final class ReportWriter {
         w.endArray();
         w.name("gpus").beginArray();
         for (Doctor.GpuChoice g : r.gpus()) {
-            w.beginObject();
-            w.name("pci").value(g.pci());
-            w.name("model").value(g.model());
-            w.name("maxLink").value(g.maxLink());
-            w.name("nic").value(g.nic());
-            w.name("path").value(g.path() == null ? null : g.path().name());
-            w.endObject();
+            w.beginObject().name("pci").value(g.pci()).name("model").value(g.model()).name("maxLink")
+                    .value(g.maxLink()).name("nic").value(g.nic())
+                    .name("path").value(g.path() == null ? null : g.path().name()).endObject();
         }
         w.endArray();
         w.name("checks").beginArray();
@@ -139,7 +135,7 @@ public final class ReportWriter {
             w.name("verdict").value(c.verdict().label());
             w.name("advisory").value(c.advisory());
             w.name("reason").value(c.reason());
-            w.name("numbers").any(c.numbers());
+            numbers(w.name("numbers"), c.numbers());
             w.endObject();
         }
         w.endArray();
@@ -185,6 +181,20 @@ public final class ReportWriter {
         w.endObject();
     }
 
+    private static void numbers(JsonWriter w, Numbers numbers) {
+        w.beginObject();
+        for (Numbers.Figure f : numbers.figures()) {
+            w.name(f.name());
+            switch (f) {
+                case Numbers.Text t -> w.value(t.value());
+                case Numbers.Whole x -> w.value(x.value());
+                case Numbers.Real x -> w.value(x.value());
+                case Numbers.Flag x -> w.value(x.value().booleanValue());
+            }
+        }
+        w.endObject();
+    }
+
     /** The netdev a port's checks found; the last one that names it wins. */
     private static String netdevOf(DoctorReport r, SysfsRdmaDevice d, RdmaPort p) {
         String nd = null;
@@ -207,11 +217,8 @@ public final class ReportWriter {
         w.name("sampled").value(c.sampled());
         w.name("deltas").beginArray();
         for (CounterDeltas.Delta d : c.deltas()) {
-            w.beginObject();
-            w.name("device").value(d.device());
-            w.name("counter").value(d.counter());
-            w.name("delta").value(d.delta());
-            w.endObject();
+            w.beginObject().name("device").value(d.device()).name("counter").value(d.counter())
+                    .name("delta").value(d.delta()).endObject();
         }
         w.endArray();
         w.name("problems").any(c.problems());

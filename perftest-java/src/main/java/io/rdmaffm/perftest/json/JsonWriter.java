@@ -114,9 +114,7 @@ public final class JsonWriter {
      * @return this
      */
     public JsonWriter value(long v) {
-        beforeValue();
-        out.append(v);
-        return this;
+        return raw(Long.toString(v));
     }
 
     /**
@@ -124,9 +122,7 @@ public final class JsonWriter {
      * @return this
      */
     public JsonWriter value(boolean v) {
-        beforeValue();
-        out.append(v);
-        return this;
+        return raw(v ? "true" : "false");
     }
 
     /**
@@ -222,8 +218,7 @@ public final class JsonWriter {
     }
 
     private JsonWriter begin(boolean object, char open) {
-        beforeValue();
-        out.append(open);
+        raw(String.valueOf(open));
         scopes.push(new Scope(object));
         return this;
     }
