@@ -1,7 +1,7 @@
 package io.rdmaffm.perftest.doctor;
 
 import io.rdmaffm.verbs.topology.CounterSnapshot;
-import io.rdmaffm.verbs.topology.RdmaDevice;
+import io.rdmaffm.verbs.topology.SysfsRdmaDevice;
 import io.rdmaffm.verbs.topology.Sysfs;
 
 import java.time.Duration;
@@ -68,7 +68,7 @@ public record CounterDeltas(double seconds, int sampled, List<Delta> deltas, Lis
      * @return the deltas
      * @throws InterruptedException when interrupted while waiting
      */
-    public static CounterDeltas sample(Sysfs fs, List<RdmaDevice> devices, Duration interval, Sleeper sleeper)
+    public static CounterDeltas sample(Sysfs fs, List<SysfsRdmaDevice> devices, Duration interval, Sleeper sleeper)
             throws InterruptedException {
         List<CounterSnapshot> first = devices.stream().map(d -> CounterSnapshot.take(fs, d)).toList();
         sleeper.sleep(interval);

@@ -1,6 +1,6 @@
 package io.rdmaffm.perftest.doctor;
 
-import io.rdmaffm.verbs.topology.RdmaDevice;
+import io.rdmaffm.verbs.topology.SysfsRdmaDevice;
 import io.rdmaffm.verbs.topology.Topology;
 
 import java.util.List;
@@ -16,7 +16,7 @@ import java.util.List;
  * @param counters counter deltas, or {@code null} when not sampled
  * @param problems host-level problems (no RDMA devices, unreadable directories)
  */
-public record DoctorReport(Topology topology, List<RdmaDevice> devices, List<Doctor.GpuChoice> gpus,
+public record DoctorReport(Topology topology, List<SysfsRdmaDevice> devices, List<Doctor.GpuChoice> gpus,
                            List<CheckResult> results, CounterDeltas counters, List<String> problems) {
 
     /**

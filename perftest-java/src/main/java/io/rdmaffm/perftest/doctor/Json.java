@@ -1,15 +1,15 @@
 package io.rdmaffm.perftest.doctor;
 
+import io.rdmaffm.perftest.json.JsonWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
- * A minimal JSON writer and reader, so the doctor needs no JSON library: the writer renders maps, lists,
- * strings, numbers, booleans and null; the reader parses {@code dcb -j} output (and lets tests check the
- * doctor's own output) into the same types, numbers as {@link Double}.
+ * A minimal JSON reader, so the doctor needs no JSON library: it parses {@code dcb -j} output (and lets tests
+ * read the doctor's own output) into {@link Map}, {@link List}, {@link String}, {@link Double}, {@link Boolean}
+ * and null. Writing is {@link JsonWriter}'s; {@link #write} and {@link #pretty} render such a tree with it.
  */
 public final class Json {
     private Json() {
@@ -20,9 +20,7 @@ public final class Json {
      * @return compact JSON
      */
     public static String write(Object value) {
-        StringBuilder b = new StringBuilder();
-        write(b, value, 0, true);
-        return b.toString();
+        return JsonWriter.compact().any(value).toString();
     }
 
     /**
@@ -30,86 +28,7 @@ public final class Json {
      * @return JSON indented by two spaces
      */
     public static String pretty(Object value) {
-        StringBuilder b = new StringBuilder();
-        write(b, value, 0, false);
-        return b.toString();
-    }
-
-    private static void write(StringBuilder b, Object v, int depth, boolean compact) {
-        switch (v) {
-            case null -> b.append("null");
-            case String s -> string(b, s);
-            case Boolean bo -> b.append(bo);
-            case Double d when d.isNaN() || d.isInfinite() -> b.append("null");
-            case Float f when f.isNaN() || f.isInfinite() -> b.append("null");
-            case Double d -> b.append(number(d));
-            case Float f -> b.append(number(f.doubleValue()));
-            case Number n -> b.append(n);
-            case Map<?, ?> m -> {
-                b.append('{');
-                int i = 0;
-                for (Map.Entry<?, ?> e : m.entrySet()) {
-                    b.append(i++ > 0 ? "," : "");
-                    newline(b, depth + 1, compact);
-                    string(b, String.valueOf(e.getKey()));
-                    b.append(compact ? ":" : ": ");
-                    write(b, e.getValue(), depth + 1, compact);
-                }
-                if (i > 0) {
-                    newline(b, depth, compact);
-                }
-                b.append('}');
-            }
-            case List<?> l -> {
-                b.append('[');
-                int i = 0;
-                for (Object o : l) {
-                    b.append(i++ > 0 ? "," : "");
-                    newline(b, depth + 1, compact);
-                    write(b, o, depth + 1, compact);
-                }
-                if (i > 0) {
-                    newline(b, depth, compact);
-                }
-                b.append(']');
-            }
-            default -> string(b, v.toString());
-        }
-    }
-
-    private static String number(double d) {
-        if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-            return Long.toString((long) d);
-        }
-        return String.format(Locale.ROOT, "%.4f", d).replaceAll("0+$", "");
-    }
-
-    private static void newline(StringBuilder b, int depth, boolean compact) {
-        if (!compact) {
-            b.append('\n').append("  ".repeat(depth));
-        }
-    }
-
-    private static void string(StringBuilder b, String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        b.append('"');
+        return JsonWriter.pretty().any(value).toString();
     }
 
     /**

@@ -1,14 +1,14 @@
 package io.rdmaffm.perftest.doctor;
 
+import io.rdmaffm.perftest.json.JsonWriter;
 import io.rdmaffm.verbs.topology.NetDevice;
 import io.rdmaffm.verbs.topology.PciPath;
-import io.rdmaffm.verbs.topology.RdmaDevice;
 import io.rdmaffm.verbs.topology.RdmaPort;
+import io.rdmaffm.verbs.topology.Reading;
+import io.rdmaffm.verbs.topology.SysfsRdmaDevice;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /** Renders a {@link DoctorReport} for people or as the documented JSON (docs/doctor.md). */
@@ -30,7 +30,7 @@ public final class ReportWriter {
         for (String p : r.problems()) {
             b.append("  note: ").append(p).append('\n');
         }
-        for (RdmaDevice d : r.devices()) {
+        for (SysfsRdmaDevice d : r.devices()) {
             b.append('\n').append(d.name()).append("  ").append(deviceLine(d)).append('\n');
             for (CheckResult c : r.results()) {
                 if (d.name().equals(c.device()) && c.port() == null) {
@@ -65,7 +65,7 @@ public final class ReportWriter {
         }
         if (r.counters() != null) {
             CounterDeltas cd = r.counters();
-            b.append("\ncounters over ").append(Doctor.fmt(cd.seconds())).append(" s (").append(cd.sampled())
+            b.append("\ncounters over ").append(Fmt.fmt(cd.seconds())).append(" s (").append(cd.sampled())
                     .append(" sampled)\n");
             if (cd.deltas().isEmpty()) {
                 b.append("  no trouble counter moved\n");
@@ -85,7 +85,7 @@ public final class ReportWriter {
         return b.toString();
     }
 
-    private static String deviceLine(RdmaDevice d) {
+    private static String deviceLine(SysfsRdmaDevice d) {
         List<String> parts = new ArrayList<>();
         parts.add(d.nodeType().known() ? d.nodeType().value().toString() : "node type ?");
         d.fwVer().map(v -> parts.add("fw " + v));
@@ -111,96 +111,117 @@ public final class ReportWriter {
      * @return the JSON document described in docs/doctor.md
      */
     public static String json(DoctorReport r) {
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("schema", SCHEMA);
-        root.put("sysfsRoot", r.topology().root().toString());
-        List<Object> devices = new ArrayList<>();
-        for (RdmaDevice d : r.devices()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", d.name());
-            m.put("virtual", d.virtual());
-            m.put("virtualReason", d.virtual() ? d.virtualReason() : null);
-            m.put("nodeType", d.nodeType().known() ? d.nodeType().value().toString() : null);
-            m.put("fwVer", d.fwVer().orElse(null));
-            m.put("pci", d.pci().known() ? d.pci().value().endpoint().address() : null);
-            m.put("pciPath", d.pci().known() ? d.pci().value().describe() : null);
-            m.put("numaNode", d.pci().known() ? d.pci().value().endpoint().numaNode().orElse(null) : null);
-            List<Object> ports = new ArrayList<>();
-            for (RdmaPort p : d.ports().orElse(List.of())) {
-                Map<String, Object> pm = new LinkedHashMap<>();
-                pm.put("port", p.number());
-                pm.put("linkLayer", p.linkLayer().orElse(null));
-                pm.put("state", p.state().known() ? p.state().value().name() : null);
-                pm.put("physState", p.physState().known() ? p.physState().value().name() : null);
-                pm.put("rate", p.rate().known() ? p.rate().value().raw() : null);
-                pm.put("rateGbps", p.rate().known() ? p.rate().value().gbps() : null);
-                String nd = null;
-                for (CheckResult c : r.results()) {
-                    if (d.name().equals(c.device()) && Objects.equals(c.port(), p.number())
-                            && c.numbers().get("netdev") instanceof String s) {
-                        nd = s;
-                    }
-                }
-                pm.put("netdev", nd);
-                Integer mtu = nd == null ? null : r.topology().netdev(nd).map(NetDevice::mtu)
-                        .map(x -> x.orElse(null)).orElse(null);
-                pm.put("netdevMtu", mtu);
-                ports.add(pm);
-            }
-            m.put("ports", ports);
-            devices.add(m);
+        JsonWriter w = JsonWriter.pretty().beginObject();
+        w.name("schema").value(SCHEMA);
+        w.name("sysfsRoot").value(r.topology().root().toString());
+        w.name("devices").beginArray();
+        for (SysfsRdmaDevice d : r.devices()) {
+            device(w, r, d);
         }
-        root.put("devices", devices);
-        List<Object> gpus = new ArrayList<>();
+        w.endArray();
+        w.name("gpus").beginArray();
         for (Doctor.GpuChoice g : r.gpus()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("pci", g.pci());
-            m.put("model", g.model());
-            m.put("maxLink", g.maxLink());
-            m.put("nic", g.nic());
-            m.put("path", g.path() == null ? null : g.path().name());
-            gpus.add(m);
+            w.beginObject().name("pci").value(g.pci()).name("model").value(g.model()).name("maxLink")
+                    .value(g.maxLink()).name("nic").value(g.nic())
+                    .name("path").value(g.path() == null ? null : g.path().name()).endObject();
         }
-        root.put("gpus", gpus);
-        List<Object> checks = new ArrayList<>();
+        w.endArray();
+        w.name("checks").beginArray();
         for (CheckResult c : r.results()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", c.check().id());
-            m.put("device", c.device());
-            m.put("port", c.port());
-            m.put("verdict", c.verdict().label());
-            m.put("advisory", c.advisory());
-            m.put("reason", c.reason());
-            m.put("numbers", c.numbers());
-            checks.add(m);
+            w.beginObject();
+            w.name("id").value(c.check().id());
+            w.name("device").value(c.device());
+            w.name("port").value(c.port());
+            w.name("verdict").value(c.verdict().label());
+            w.name("advisory").value(c.advisory());
+            w.name("reason").value(c.reason());
+            numbers(w.name("numbers"), c.numbers());
+            w.endObject();
         }
-        root.put("checks", checks);
-        if (r.counters() == null) {
-            root.put("counters", null);
-        } else {
-            Map<String, Object> cm = new LinkedHashMap<>();
-            cm.put("seconds", r.counters().seconds());
-            cm.put("sampled", r.counters().sampled());
-            List<Object> ds = new ArrayList<>();
-            for (CounterDeltas.Delta d : r.counters().deltas()) {
-                Map<String, Object> dm = new LinkedHashMap<>();
-                dm.put("device", d.device());
-                dm.put("counter", d.counter());
-                dm.put("delta", d.delta());
-                ds.add(dm);
-            }
-            cm.put("deltas", ds);
-            cm.put("problems", r.counters().problems());
-            root.put("counters", cm);
-        }
-        root.put("problems", r.problems());
-        Map<String, Object> s = new LinkedHashMap<>();
+        w.endArray();
+        counters(w.name("counters"), r.counters());
+        w.name("problems").any(r.problems());
+        w.name("summary").beginObject();
         for (Verdict v : new Verdict[] {Verdict.OK, Verdict.WARN, Verdict.FAIL, Verdict.NA}) {
-            s.put(v.label(), r.count(v));
+            w.name(v.label()).value(r.count(v));
         }
-        s.put("worst", r.worst().label());
-        s.put("exitCode", r.exitCode());
-        root.put("summary", s);
-        return Json.pretty(root) + "\n";
+        w.name("worst").value(r.worst().label());
+        w.name("exitCode").value(r.exitCode());
+        w.endObject();
+        return w.endObject() + "\n";
+    }
+
+    private static void device(JsonWriter w, DoctorReport r, SysfsRdmaDevice d) {
+        Reading<PciPath> pci = d.pci();
+        w.beginObject();
+        w.name("name").value(d.name());
+        w.name("virtual").value(d.virtual());
+        w.name("virtualReason").value(d.virtual() ? d.virtualReason() : null);
+        w.name("nodeType").value(d.nodeType().known() ? d.nodeType().value().toString() : null);
+        w.name("fwVer").value(d.fwVer().orElse(null));
+        w.name("pci").value(pci.known() ? pci.value().endpoint().address() : null);
+        w.name("pciPath").value(pci.known() ? pci.value().describe() : null);
+        w.name("numaNode").value(pci.known() ? pci.value().endpoint().numaNode().orElse(null) : null);
+        w.name("ports").beginArray();
+        for (RdmaPort p : d.ports().orElse(List.of())) {
+            w.beginObject();
+            w.name("port").value(p.number());
+            w.name("linkLayer").value(p.linkLayer().orElse(null));
+            w.name("state").value(p.state().known() ? p.state().value().name() : null);
+            w.name("physState").value(p.physState().known() ? p.physState().value().name() : null);
+            w.name("rate").value(p.rate().known() ? p.rate().value().raw() : null);
+            w.name("rateGbps").value(p.rate().known() ? p.rate().value().gbps() : null);
+            String nd = netdevOf(r, d, p);
+            w.name("netdev").value(nd);
+            w.name("netdevMtu").value(nd == null ? null : r.topology().netdev(nd).map(NetDevice::mtu)
+                    .map(x -> x.orElse(null)).orElse(null));
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
+
+    private static void numbers(JsonWriter w, Numbers numbers) {
+        w.beginObject();
+        for (Numbers.Figure f : numbers.figures()) {
+            w.name(f.name());
+            switch (f) {
+                case Numbers.Text t -> w.value(t.value());
+                case Numbers.Whole x -> w.value(x.value());
+                case Numbers.Real x -> w.value(x.value());
+                case Numbers.Flag x -> w.value(x.value().booleanValue());
+            }
+        }
+        w.endObject();
+    }
+
+    /** The netdev a port's checks found; the last one that names it wins. */
+    private static String netdevOf(DoctorReport r, SysfsRdmaDevice d, RdmaPort p) {
+        String nd = null;
+        for (CheckResult c : r.results()) {
+            if (d.name().equals(c.device()) && Objects.equals(c.port(), p.number())
+                    && c.numbers().get("netdev") instanceof String s) {
+                nd = s;
+            }
+        }
+        return nd;
+    }
+
+    private static void counters(JsonWriter w, CounterDeltas c) {
+        if (c == null) {
+            w.nullValue();
+            return;
+        }
+        w.beginObject();
+        w.name("seconds").value(c.seconds());
+        w.name("sampled").value(c.sampled());
+        w.name("deltas").beginArray();
+        for (CounterDeltas.Delta d : c.deltas()) {
+            w.beginObject().name("device").value(d.device()).name("counter").value(d.counter())
+                    .name("delta").value(d.delta()).endObject();
+        }
+        w.endArray();
+        w.name("problems").any(c.problems());
+        w.endObject();
     }
 }

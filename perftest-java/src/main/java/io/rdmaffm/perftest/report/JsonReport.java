@@ -2,6 +2,7 @@ package io.rdmaffm.perftest.report;
 
 import io.rdmaffm.perftest.exchange.BwReport;
 import io.rdmaffm.perftest.exchange.Verb;
+import io.rdmaffm.perftest.json.JsonWriter;
 import java.util.List;
 import java.util.Map;
 
@@ -55,15 +56,15 @@ public final class JsonReport {
         w.name("results").beginObject();
         w.name("MsgSize").value(size);
         w.name("n_iterations").value(iters);
-        w.name("t_avg").number(d.avgUsec(), 2);
-        w.name("tps_average").number(d.tps(), 2);
+        w.name("t_avg").fixed(d.avgUsec(), 2);
+        w.name("tps_average").fixed(d.tps(), 2);
         w.name("unit").value("usec");
         w.endObject();
         return w.endObject().toString() + "\n";
     }
 
     private static JsonWriter start(BannerInfo i, Map<String, ?> parameters) {
-        JsonWriter w = new JsonWriter().beginObject();
+        JsonWriter w = JsonWriter.pretty().beginObject();
         w.name("test_info").beginObject();
         w.name("test").value(PerftestFormat.title(i).strip().replace(' ', '_'));
         w.name("Dual_port").value(onOff(i.dualPort()));
@@ -97,10 +98,19 @@ public final class JsonReport {
         w.endObject();
         w.name("parameters").beginObject();
         for (Map.Entry<String, ?> e : parameters.entrySet()) {
-            w.name(e.getKey()).any(e.getValue());
+            parameter(w.name(e.getKey()), e.getValue());
         }
         w.endObject();
         return w;
+    }
+
+    /** A text, number or flag as itself; anything else (the parameters are flat) as its text. */
+    private static void parameter(JsonWriter w, Object v) {
+        if (v == null || v instanceof String || v instanceof Number || v instanceof Boolean) {
+            w.any(v);
+        } else {
+            w.value(v.toString());
+        }
     }
 
     private static void bwRow(JsonWriter w, BwReport r, BwUnit unit) {
@@ -108,9 +118,9 @@ public final class JsonReport {
         w.beginObject();
         w.name("MsgSize").value(r.size());
         w.name("n_iterations").value(r.iters());
-        w.name("BW_peak").number(r.bwPeak(), ext ? 6 : 2);
-        w.name("BW_average").number(r.bwAvg(), ext ? 6 : 2);
-        w.name("MsgRate").number(r.msgRate(), 6);
+        w.name("BW_peak").fixed(r.bwPeak(), ext ? 6 : 2);
+        w.name("BW_average").fixed(r.bwAvg(), ext ? 6 : 2);
+        w.name("MsgRate").fixed(r.msgRate(), 6);
         w.name("BW_unit").value(unit.label());
         w.endObject();
     }
@@ -120,13 +130,13 @@ public final class JsonReport {
         w.beginObject();
         w.name("MsgSize").value(row.size());
         w.name("n_iterations").value(row.iters());
-        w.name("t_min").number(r.tMin(), 2);
-        w.name("t_max").number(r.tMax(), 2);
-        w.name("t_typical").number(r.typical(), 2);
-        w.name("t_avg").number(r.avg(), 2);
-        w.name("t_stdev").number(r.stdev(), 2);
-        w.name("percentile_99").number(r.p99(), 2);
-        w.name("percentile_99.9").number(r.p999(), 2);
+        w.name("t_min").fixed(r.tMin(), 2);
+        w.name("t_max").fixed(r.tMax(), 2);
+        w.name("t_typical").fixed(r.typical(), 2);
+        w.name("t_avg").fixed(r.avg(), 2);
+        w.name("t_stdev").fixed(r.stdev(), 2);
+        w.name("percentile_99").fixed(r.p99(), 2);
+        w.name("percentile_99.9").fixed(r.p999(), 2);
         w.name("unit").value("usec");
         w.endObject();
     }

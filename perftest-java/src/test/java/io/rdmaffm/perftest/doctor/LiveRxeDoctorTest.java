@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.rdmaffm.verbs.topology.RdmaDevice;
+import io.rdmaffm.verbs.topology.SysfsRdmaDevice;
 import io.rdmaffm.verbs.topology.Sysfs;
 import io.rdmaffm.verbs.topology.Topology;
 import java.nio.file.Path;
@@ -26,9 +26,9 @@ class LiveRxeDoctorTest {
         assumeTrue(!t.devices().isEmpty(), () -> "no RDMA device on this host ("
                 + Objects.requireNonNullElse(t.devicesProblem(), "/sys/class/infiniband is empty") + ")");
         String name = Objects.requireNonNullElse(System.getenv("RDMA_DEVICE"), "rxe0");
-        RdmaDevice rxe = t.device(name).orElse(null);
+        SysfsRdmaDevice rxe = t.device(name).orElse(null);
         assumeTrue(rxe != null && rxe.parentNetdev().known(), () -> "no Soft-RoCE device " + name + " here (found "
-                + t.devices().stream().map(RdmaDevice::name).toList() + "); set RDMA_DEVICE to an rxe device");
+                + t.devices().stream().map(SysfsRdmaDevice::name).toList() + "); set RDMA_DEVICE to an rxe device");
 
         DoctorReport r = Doctor.examine(t, name, DcbPfcProbe.forLiveHost());
         String text = ReportWriter.human(r);

@@ -34,7 +34,7 @@ public record CounterSnapshot(String device, Map<String, Long> values, List<Stri
      * @param device the device
      * @return the snapshot
      */
-    public static CounterSnapshot take(Sysfs fs, RdmaDevice device) {
+    public static CounterSnapshot take(Sysfs fs, SysfsRdmaDevice device) {
         Map<String, Long> values = new TreeMap<>();
         List<String> problems = new ArrayList<>();
         readDir(fs, device.dir().resolve("hw_counters"), "hw_counters/", values, problems);

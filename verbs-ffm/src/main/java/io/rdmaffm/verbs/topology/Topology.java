@@ -28,8 +28,9 @@ import java.util.Optional;
  * @param numaNodes       the number of NUMA nodes ({@code /sys/devices/system/node/node*})
  * @param peerMemory      the GPU peer-memory module files found (nv_mem, nv_mem_nc, nvidia_peermem)
  */
-public record Topology(Path root, List<RdmaDevice> devices, String devicesProblem, Map<String, NetDevice> netdevs,
-                       List<PciPath> gpus, String gpuProblem, Reading<Integer> numaNodes, List<String> peerMemory) {
+public record Topology(Path root, List<SysfsRdmaDevice> devices, String devicesProblem,
+                       Map<String, NetDevice> netdevs, List<PciPath> gpus, String gpuProblem,
+                       Reading<Integer> numaNodes, List<String> peerMemory) {
 
     /**
      * @param root           root
@@ -62,7 +63,7 @@ public record Topology(Path root, List<RdmaDevice> devices, String devicesProble
      * @param name a device name
      * @return the device, if present
      */
-    public Optional<RdmaDevice> device(String name) {
+    public Optional<SysfsRdmaDevice> device(String name) {
         return devices.stream().filter(d -> d.name().equals(name)).findFirst();
     }
 

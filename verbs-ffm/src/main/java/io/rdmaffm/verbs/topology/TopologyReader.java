@@ -39,7 +39,7 @@ final class TopologyReader {
             netdevs.put(n, readNetdev(n, ips.getOrDefault(n, List.of())));
         }
 
-        List<RdmaDevice> devices = new ArrayList<>();
+        List<SysfsRdmaDevice> devices = new ArrayList<>();
         Reading<List<String>> names = fs.list(fs.path("sys/class/infiniband"));
         for (String n : names.orElse(List.of())) {
             devices.add(readDevice(n));
@@ -75,7 +75,7 @@ final class TopologyReader {
         return new Topology(fs.root(), devices, names.problem(), netdevs, gpus, pciNames.problem(), numa, peer);
     }
 
-    private RdmaDevice readDevice(String name) {
+    private SysfsRdmaDevice readDevice(String name) {
         Path entry = fs.path("sys/class/infiniband").resolve(name);
         Reading<Path> real = fs.realPath(entry);
         Path dir = real.orElse(entry);
@@ -118,7 +118,7 @@ final class TopologyReader {
             return List.copyOf(out);
         });
 
-        return new RdmaDevice(name, dir, nodeType, fs.text(dir.resolve("node_guid")),
+        return new SysfsRdmaDevice(name, dir, nodeType, fs.text(dir.resolve("node_guid")),
                 fs.text(dir.resolve("sys_image_guid")), fs.text(dir.resolve("fw_ver")),
                 fs.text(dir.resolve("hca_type")), parent, virtual, virtualReason, pci, pciNetdevs, ports);
     }
@@ -269,6 +269,42 @@ final class TopologyReader {
 
     private Map<String, List<IpAddress>> readAddresses() {
         Map<String, Set<IpAddress>> out = new LinkedHashMap<>();
+        readIpv6(out);
+        List<Route> routes = readConnectedRoutes();
+        for (int a : readLocalIpv4()) {
+            int best = -1;
+            Set<String> bestIfaces = new LinkedHashSet<>();
+            for (Route r : routes) {
+                if ((a & r.mask()) == r.dest()) {
+                    int len = Integer.bitCount(r.mask());
+                    if (len > best) {
+                        best = len;
+                        bestIfaces.clear();
+                    }
+                    if (len == best) {
+                        bestIfaces.add(r.iface());
+                    }
+                }
+            }
+            if (bestIfaces.size() == 1) {
+                String dotted = ((a >>> 24) & 255) + "." + ((a >>> 16) & 255) + "." + ((a >>> 8) & 255) + "."
+                        + (a & 255);
+                String hex = "0".repeat(20) + "ffff" + String.format("%08x", a);
+                out.computeIfAbsent(bestIfaces.iterator().next(), k -> new LinkedHashSet<>())
+                        .add(new IpAddress(dotted, hex, true, false));
+            }
+        }
+        Map<String, List<IpAddress>> result = new HashMap<>();
+        out.forEach((k, v) -> {
+            List<IpAddress> l = new ArrayList<>(v);
+            l.sort(Comparator.comparing((IpAddress x) -> !x.ipv4()));
+            result.put(k, List.copyOf(l));
+        });
+        return result;
+    }
+
+    /** IPv6 addresses with their interface, from {@code /proc/net/if_inet6}. */
+    private void readIpv6(Map<String, Set<IpAddress>> out) {
         fs.text(fs.path("proc/net/if_inet6")).map(text -> {
             for (String line : text.split("\n")) {
                 String[] f = line.trim().split("\\s+");
@@ -285,8 +321,14 @@ final class TopologyReader {
             }
             return 0;
         });
-        List<int[]> routes = new ArrayList<>(); // {dest, mask, ifaceIndex}
-        List<String> ifaces = new ArrayList<>();
+    }
+
+    /** A directly connected IPv4 route (no gateway) of {@code /proc/net/route}, in host byte order. */
+    private record Route(int dest, int mask, String iface) {
+    }
+
+    private List<Route> readConnectedRoutes() {
+        List<Route> routes = new ArrayList<>();
         fs.text(fs.path("proc/net/route")).map(text -> {
             for (String line : text.split("\n")) {
                 String[] f = line.trim().split("\\s+");
@@ -298,8 +340,7 @@ final class TopologyReader {
                     int gw = (int) Long.parseLong(f[2], 16);
                     int mask = Integer.reverseBytes((int) Long.parseLong(f[7], 16));
                     if (gw == 0 && mask != 0) {
-                        ifaces.add(f[0]);
-                        routes.add(new int[] {dest, mask, ifaces.size() - 1});
+                        routes.add(new Route(dest, mask, f[0]));
                     }
                 } catch (NumberFormatException e) {
                     // a garbled line is skipped; the others still count
@@ -307,6 +348,11 @@ final class TopologyReader {
             }
             return 0;
         });
+        return routes;
+    }
+
+    /** The {@code /32 host LOCAL} entries of {@code /proc/net/fib_trie}: this host's IPv4 addresses. */
+    private Set<Integer> readLocalIpv4() {
         Set<Integer> locals = new LinkedHashSet<>();
         fs.text(fs.path("proc/net/fib_trie")).map(text -> {
             Integer last = null;
@@ -320,35 +366,7 @@ final class TopologyReader {
             }
             return 0;
         });
-        for (int a : locals) {
-            int best = -1;
-            Set<String> bestIfaces = new LinkedHashSet<>();
-            for (int[] r : routes) {
-                if ((a & r[1]) == r[0]) {
-                    int len = Integer.bitCount(r[1]);
-                    if (len > best) {
-                        best = len;
-                        bestIfaces.clear();
-                    }
-                    if (len == best) {
-                        bestIfaces.add(ifaces.get(r[2]));
-                    }
-                }
-            }
-            if (bestIfaces.size() == 1) {
-                String dotted = ((a >>> 24) & 255) + "." + ((a >>> 16) & 255) + "." + ((a >>> 8) & 255) + "." + (a & 255);
-                String hex = "0".repeat(20) + "ffff" + String.format("%08x", a);
-                out.computeIfAbsent(bestIfaces.iterator().next(), k -> new LinkedHashSet<>())
-                        .add(new IpAddress(dotted, hex, true, false));
-            }
-        }
-        Map<String, List<IpAddress>> result = new HashMap<>();
-        out.forEach((k, v) -> {
-            List<IpAddress> l = new ArrayList<>(v);
-            l.sort(Comparator.comparing((IpAddress x) -> !x.ipv4()));
-            result.put(k, List.copyOf(l));
-        });
-        return result;
+        return locals;
     }
 
     private static Integer ipv4(String s) {

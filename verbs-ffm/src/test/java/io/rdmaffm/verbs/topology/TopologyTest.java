@@ -105,7 +105,7 @@ class TopologyTest {
     void readsDevicePortsGidsAndPciPath() {
         Topology t = Topology.read(new Sysfs(root));
         assertEquals(null, t.devicesProblem());
-        RdmaDevice d = t.device("mlx5_0").orElseThrow();
+        SysfsRdmaDevice d = t.device("mlx5_0").orElseThrow();
         assertFalse(d.virtual());
         assertEquals("28.39.1002", d.fwVer().value());
         PciPath p = d.pci().value();
@@ -160,7 +160,7 @@ class TopologyTest {
         write(dev + "/parent", "ens1np0");
         link(dev + "/device", "sys/devices/pci0000:16/0000:16:02.0/0000:17:00.0/0000:18:08.0/0000:1a:00.0");
         link("sys/class/infiniband/rxe0", dev);
-        RdmaDevice rxe = Topology.read(new Sysfs(root)).device("rxe0").orElseThrow();
+        SysfsRdmaDevice rxe = Topology.read(new Sysfs(root)).device("rxe0").orElseThrow();
         assertTrue(rxe.virtual());
         assertEquals("Soft-RoCE over netdev ens1np0", rxe.virtualReason());
         assertFalse(rxe.pci().known());

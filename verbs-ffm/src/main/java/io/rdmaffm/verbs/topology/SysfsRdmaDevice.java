@@ -5,7 +5,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One RDMA device ({@code /sys/class/infiniband/<name>}).
+ * What sysfs says about one RDMA device ({@code /sys/class/infiniband/<name>}): attributes, PCI path and
+ * ports, each a {@link Reading}. Not to be confused with {@link io.rdmaffm.verbs.RdmaDevice}, the entry of
+ * {@code ibv_get_device_list()} that a {@link io.rdmaffm.verbs.Context} is opened from; the two share only the
+ * name.
  *
  * @param name          the device name ({@code mlx5_0}, {@code rxe0}, {@code rocep1s0f0})
  * @param dir           the device's real sysfs directory, or the class entry if it cannot be resolved
@@ -21,10 +24,10 @@ import java.util.Optional;
  * @param pciNetdevs    netdevs of the same PCI function ({@code device/net/*})
  * @param ports         the ports, or why they cannot be listed
  */
-public record RdmaDevice(String name, Path dir, Reading<CodedState> nodeType, Reading<String> nodeGuid,
-                         Reading<String> sysImageGuid, Reading<String> fwVer, Reading<String> hcaType,
-                         Reading<String> parentNetdev, boolean virtual, String virtualReason,
-                         Reading<PciPath> pci, List<String> pciNetdevs, Reading<List<RdmaPort>> ports) {
+public record SysfsRdmaDevice(String name, Path dir, Reading<CodedState> nodeType, Reading<String> nodeGuid,
+                              Reading<String> sysImageGuid, Reading<String> fwVer, Reading<String> hcaType,
+                              Reading<String> parentNetdev, boolean virtual, String virtualReason,
+                              Reading<PciPath> pci, List<String> pciNetdevs, Reading<List<RdmaPort>> ports) {
 
     /**
      * @param number a port number
