@@ -10,15 +10,14 @@
 #   - sshd: `ssh rxe-hostJ COMMAND` works from any guest without prompts (keys made at boot, for this run).
 # The command runs on rxe-host1 once every guest answers over ssh; its output streams to stdout and its exit
 # status becomes this script's. For function, never speed: RDMA between the guests is emulated and lossy
-# (tens of ms per round trip, retransmissions); use few iterations and generous timeouts.
+# (milliseconds per round trip, tens at the tail; retransmissions); use few iterations and generous timeouts.
 #
 # usage: scripts/rxe-vms.sh [--vms N] [--timeout SEC] [--mem MB] [--smp N] [--share DIR]... [--] COMMAND [ARG...]
 #   --vms N      number of guests, 2 (default) or 3
 #   --timeout    for the whole run, boots included (default 900 s); on expiry every console's tail is printed
 #   --mem        MiB per guest (default: 3072 for rxe-host1, which runs the command, 2048 for the others)
-#   --smp        vCPUs per guest (default 1)
-# Environment: RXE_VM_TCG_THREAD=single|multi (default single), RXE_VM_KERNEL_ARGS, RDMAFFM_PEER_BOOT_TIMEOUT
-# (seconds a guest waits for the others to come up, default 300).
+#   --smp        vCPUs per guest (default 1: two guests on a two-core machine get one core each)
+# Environment: RXE_VM_TCG_THREAD=single|multi (default single), RXE_VM_KERNEL_ARGS (as for rxe-vm.sh).
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,7 +39,7 @@ while [[ $# -gt 0 ]]; do
 	--smp) smp="$2"; shift 2 ;;
 	--share) shares+=("$(cd "$2" && pwd)"); shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1 (scripts/rxe-vms.sh --help)" ;;
 	*) break ;;
 	esac

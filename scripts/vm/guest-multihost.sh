@@ -113,7 +113,7 @@ _multihost_sshd() {
 # Waits (bounded) until every guest has published $1 (a file suffix; files appear whole, by rename), failing at
 # once if one gave up.
 _multihost_await_all() {
-	local what="$1" j deadline=$((SECONDS + ${RDMAFFM_PEER_BOOT_TIMEOUT:-300}))
+	local what="$1" j deadline=$((SECONDS + 300))
 	for ((j = 1; j <= GUEST_COUNT; j++)); do
 		until [[ -e "$NET/rxe-host$j.$what" ]]; do
 			if [[ -s "$NET/rxe-host$j.failed" ]]; then
@@ -121,7 +121,7 @@ _multihost_await_all() {
 				return 1
 			fi
 			if ((SECONDS >= deadline)); then
-				log "rxe-host$j did not publish its $what within ${RDMAFFM_PEER_BOOT_TIMEOUT:-300}s"
+				log "rxe-host$j did not publish its $what within 300 s"
 				return 1
 			fi
 			sleep 0.5

@@ -176,8 +176,20 @@ vm_await() {
 	local timeout_s="$1" first="${VM_PIDS[1]}" status
 	tail -n +1 -f --pid="$first" "$VM_RUN/vm1/out/output.log" &
 	VM_TAIL_PID=$!
-	local deadline=$((SECONDS + timeout_s))
+	local deadline=$((SECONDS + timeout_s)) k
 	while kill -0 "$first" 2>/dev/null; do
+		for k in "${!VM_PIDS[@]}"; do
+			if ((k > 1)) && ! kill -0 "${VM_PIDS[k]}" 2>/dev/null; then
+				# Another guest's qemu ended while guest 1 still runs: it crashed or could not start.
+				kill "$first" 2>/dev/null || true
+				wait "$first" 2>/dev/null || true
+				wait "$VM_TAIL_PID" 2>/dev/null || true
+				echo "$VM_NAME: guest $k ended before guest 1; qemu said:" >&2
+				tail -n 10 "$VM_RUN/vm$k/qemu.log" >&2 || true
+				vm_print_consoles 30
+				return 125
+			fi
+		done
 		if ((SECONDS >= deadline)); then
 			kill "$first" 2>/dev/null || true
 			wait "$first" 2>/dev/null || true
