@@ -11,6 +11,8 @@ die() {
 # perftest (the interop peer), and what the Soft-RoCE VM needs.
 RDMA_PACKAGES=(rdma-core ibverbs-providers ibverbs-utils libibverbs-dev librdmacm-dev perftest iproute2)
 VM_PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static)
+# The multi-VM harness (rxe-vms.sh): sshd and ssh in every guest, from this machine's root.
+MULTIHOST_PACKAGES=(openssh-server openssh-client)
 BUILD_PACKAGES=(maven gcc make)
 
 missing_packages() {
@@ -36,9 +38,17 @@ ensure_packages() {
 		apt-get update -qq >&2
 		mkdir -p /var/lib/apt/periodic && touch /var/lib/apt/periodic/rdma-ffm-updated
 	fi
+	# These packages are for the VMs and the tools, never for services on this machine: a policy-rc.d that
+	# refuses every start keeps e.g. openssh-server's sshd from being started here by its install scripts.
+	local policy=/usr/sbin/policy-rc.d own_policy=0 rc=0
+	if [[ ! -e "$policy" ]]; then
+		printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod 0755 "$policy" && own_policy=1
+	fi
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
 		|| { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2; } \
-		|| die "apt-get install ${missing[*]} failed"
+		|| rc=$?
+	((own_policy)) && rm -f "$policy"
+	((rc == 0)) || die "apt-get install ${missing[*]} failed"
 }
 
 require_vm_packages() {
@@ -109,5 +119,18 @@ wait_tcp_listening() {
 		sleep 0.1
 	done
 	echo "nothing listened on port $1" >&2
+	return 1
+}
+
+# Waits until an rdma_cm id listens on port $1 (perftest -R opens no TCP socket), as iproute2's
+# `rdma res show cm_id` lists it ("... state LISTEN ... src-addr 0.0.0.0:PORT"), at most $2 tenths of a second.
+wait_rdma_cm_listening() {
+	for _ in $(seq 1 "${2:-300}"); do
+		if rdma res show cm_id 2>/dev/null | grep "state LISTEN" | grep -Eq "src-addr [^ ]*:$1( |$)"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "no rdma_cm id listened on port $1" >&2
 	return 1
 }

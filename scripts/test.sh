@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Runs every test: the host tests (no device needed), then the rdma-tagged tests on a real RDMA device
-# (Soft-RoCE natively, or in a VM when this kernel has no RDMA). Installs what is missing (needs root).
+# Runs every test, in three stages: the host tests (no device needed); the rdma-tagged tests on a real RDMA
+# device (Soft-RoCE natively, or in a VM when this kernel has no RDMA); the multihost-tagged tests across two
+# Soft-RoCE VMs (scripts/rxe-vms.sh). Installs what is missing (needs root). Ends with each stage's Surefire
+# summary and exits non-zero if any stage failed.
 #
-# usage: scripts/test.sh [--host-only | --rdma-only]
+# usage: scripts/test.sh [--host-only | --rdma-only | --multihost-only]
 set -euo pipefail
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 # shellcheck source=common.sh
 source "$SCRIPT_DIR/common.sh"
 
-run_host=1
-run_rdma=1
+stages=(host rdma multihost)
 case "${1:-}" in
---host-only) run_rdma=0 ;;
---rdma-only) run_host=0 ;;
+--host-only) stages=(host) ;;
+--rdma-only) stages=(rdma) ;;
+--multihost-only) stages=(multihost) ;;
 "") ;;
-*) die "usage: scripts/test.sh [--host-only | --rdma-only]" ;;
+*) die "usage: scripts/test.sh [--host-only | --rdma-only | --multihost-only]" ;;
 esac
 
 find_jdk25
@@ -23,33 +25,79 @@ ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}"
 cd "$ROOT"
 MVN=(mvn -B -ntp)
 
-summary="$(mktemp)"
-trap 'rm -f "$summary"' EXIT
+logs="$(mktemp -d "${TMPDIR:-/tmp}/rdmaffm-test.XXXXXX")"
+trap 'rm -rf "$logs"' EXIT
 
-if [[ $run_host -eq 1 ]]; then
-	echo "==== host tests (no RDMA device needed) ===="
-	"${MVN[@]}" install | tee "$summary.host"
-	status=${PIPESTATUS[0]}
-	[[ $status -eq 0 ]] || exit "$status"
-else
-	"${MVN[@]}" -q install -DskipTests
+declare -A title=(
+	[host]="host tests (no RDMA device needed)"
+	[rdma]="rdma tests (tag 'rdma', on a real RDMA device)"
+	[multihost]="multihost tests (tag 'multihost', across two Soft-RoCE VMs)"
+)
+
+# Runs one stage, its output shown and kept; the stage's exit status is kept too (a failing stage does not end
+# this script: the later stages and the summary still come).
+run_stage() {
+	local name="$1" start=$SECONDS
+	shift
+	echo "==== ${title[$name]} ===="
+	# The status is taken inside the group: under set -e and pipefail a failing command would otherwise end
+	# the script before it could be read.
+	{
+		local status=0
+		"$@" || status=$?
+		echo "$status" > "$logs/$name.status"
+	} 2>&1 | tee "$logs/$name.log"
+	echo "$((SECONDS - start))" > "$logs/$name.seconds"
+}
+
+if [[ "${stages[0]}" != host ]]; then
+	# A device stage without the host stage: build (tests compiled, not run) first.
+	"${MVN[@]}" -q install -DskipTests || die "the build failed"
 fi
 
-if [[ $run_rdma -eq 1 ]]; then
-	echo "==== rdma tests (tag 'rdma', on a real RDMA device) ===="
-	# Offline in the VM: the host run above has already fetched every plugin and dependency.
-	set +e
-	"$SCRIPT_DIR/rdma-env.sh" --timeout 1500 -- "${MVN[@]}" -o surefire:test -Drdma.groups=rdma -Drdma.excludedGroups= \
-		| tee "$summary.rdma"
-	status=${PIPESTATUS[0]}
-	set -e
-	echo "==== summary ===="
-	if [[ -f "$summary.host" ]]; then
-		echo "host tests:"
-		grep -E "Tests run:.*Fail" "$summary.host" | grep -v " -- in " || true
+host_ok=1
+for stage in "${stages[@]}"; do
+	if [[ $host_ok -eq 0 ]]; then
+		# Nothing was installed: the device stages would test stale jars.
+		echo "==== ${title[$stage]}: not run, the host stage failed ===="
+		continue
 	fi
-	echo "rdma tests:"
-	grep -E "Tests run:.*Fail" "$summary.rdma" | grep -v " -- in " || true
-	rm -f "$summary.host" "$summary.rdma"
-	exit "$status"
-fi
+	case "$stage" in
+	host)
+		run_stage host "${MVN[@]}" install
+		[[ "$(cat "$logs/host.status")" == 0 ]] || host_ok=0
+		;;
+	rdma)
+		# Offline in the VM: the host run (or the build above) has already fetched every plugin and dependency.
+		run_stage rdma "$SCRIPT_DIR/rdma-env.sh" --timeout 1500 -- "${MVN[@]}" -o surefire:test \
+			-Drdma.groups=rdma -Drdma.excludedGroups=
+		;;
+	multihost)
+		# -am: the tests load verbs-ffm from this build, not from ~/.m2; -Dtest (multihost classes are named
+		# CrossHost*) keeps Surefire from starting a JVM (~40 s here) in the modules that have none. Maven itself
+		# with C1 only: under the emulated CPU, C2's compiles cost more than they win in a run this short.
+		run_stage multihost "$SCRIPT_DIR/rxe-vms.sh" --vms 2 --timeout 600 -- env MAVEN_OPTS=-XX:TieredStopAtLevel=1 \
+			"${MVN[@]}" -o surefire:test -pl perftest-java -am -Dtest='CrossHost*' -Dsurefire.failIfNoSpecifiedTests=false \
+			-Drdma.groups=multihost -Drdma.excludedGroups=
+		;;
+	esac
+done
+
+echo "==== summary ===="
+result=0
+for stage in "${stages[@]}"; do
+	if [[ ! -f "$logs/$stage.status" ]]; then
+		echo "${title[$stage]}: not run"
+		((result != 0)) || result=1
+		continue
+	fi
+	status="$(cat "$logs/$stage.status")"
+	echo "${title[$stage]}: exit status $status, $(cat "$logs/$stage.seconds") s"
+	if [[ -f "$logs/$stage.log" ]]; then
+		grep -E "Tests run:.*Fail" "$logs/$stage.log" | grep -v " -- in " || echo "  (no Surefire summary: the stage ended before its tests reported)"
+	fi
+	if [[ "$status" != 0 && $result -eq 0 ]]; then
+		result="$status"
+	fi
+done
+exit "$result"

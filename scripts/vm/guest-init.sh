@@ -1,9 +1,15 @@
 #!/bin/bash
 # Second stage in the guest (PID 1, on the host's read-only root): Soft-RoCE up, then the command.
+# GUEST_MODE=single: rxe0 on veth0 (10.77.0.1, GID index 1), alone. GUEST_MODE=multi: guest K of N, rxe0 on
+# eth0 (10.77.0.K) on the run's segment, sshd, names rxe-host1..N (guest-multihost.sh); guest 1 runs the
+# command once every guest is reachable over ssh, the others serve until the run ends.
 OUT=/run/rdmaffm-out
 status=1
+runs_command=1
 finish() {
-	echo "$status" > "$OUT/exit-status"
+	if ((runs_command)); then
+		echo "$status" > "$OUT/exit-status"
+	fi
 	sync
 	echo o > /proc/sysrq-trigger
 	sleep 10
@@ -15,6 +21,7 @@ log() { echo "guest: $*" >> "$OUT/output.log"; }
 source "$OUT/guest.env"
 export PATH="$GUEST_PATH" HOME="$GUEST_HOME" JAVA_HOME="$GUEST_JAVA_HOME" CI="$GUEST_CI"
 [[ -z "$CI" ]] && unset CI
+[[ "$GUEST_INDEX" == 1 ]] || runs_command=0
 
 for d in /tmp /var/tmp /root /dev/shm; do
 	mount -t tmpfs -o mode=1777 tmpfs "$d" 2>/dev/null
@@ -35,20 +42,31 @@ for s in "${GUEST_SHARES[@]}"; do
 done
 
 ip link set lo up
-modprobe veth || { log "modprobe veth failed"; exit 1; }
 modprobe rdma_rxe || { log "modprobe rdma_rxe failed"; exit 1; }
 modprobe rdma_ucm || log "modprobe rdma_ucm failed (rdma_cm tests will fail)"
-ip link add veth0 type veth peer name veth1
-ip addr add 10.77.0.1/24 dev veth0
-ip link set veth0 up
-ip link set veth1 up
-rdma link add rxe0 type rxe netdev veth0 || { log "rdma link add rxe0 failed"; exit 1; }
-for _ in $(seq 1 50); do
-	gid="$(cat /sys/class/infiniband/rxe0/ports/1/gids/1 2>/dev/null)"
-	[[ "$gid" == "0000:0000:0000:0000:0000:ffff:0a4d:0001" ]] && break
-	sleep 0.1
-done
-export RDMA_DEVICE=rxe0 RDMA_GID_INDEX=1 RDMA_IP=10.77.0.1 RDMA_NETDEV=veth0 RDMA_IN_VM=1
+if [[ "$GUEST_MODE" == multi ]]; then
+	# shellcheck source=guest-multihost.sh
+	source "$OUT/guest-multihost.sh"
+	multihost_up || exit 1
+	if ((!runs_command)); then
+		# Serve (sshd) until the host ends the run.
+		while :; do sleep 3600; done
+	fi
+	multihost_await_peers || exit 1
+else
+	modprobe veth || { log "modprobe veth failed"; exit 1; }
+	ip link add veth0 type veth peer name veth1
+	ip addr add 10.77.0.1/24 dev veth0
+	ip link set veth0 up
+	ip link set veth1 up
+	rdma link add rxe0 type rxe netdev veth0 || { log "rdma link add rxe0 failed"; exit 1; }
+	for _ in $(seq 1 50); do
+		gid="$(cat /sys/class/infiniband/rxe0/ports/1/gids/1 2>/dev/null)"
+		[[ "$gid" == "0000:0000:0000:0000:0000:ffff:0a4d:0001" ]] && break
+		sleep 0.1
+	done
+	export RDMA_DEVICE=rxe0 RDMA_GID_INDEX=1 RDMA_IP=10.77.0.1 RDMA_NETDEV=veth0 RDMA_IN_VM=1
+fi
 
 cd "$GUEST_CWD" || { log "cannot cd to $GUEST_CWD"; exit 1; }
 # Under multi-threaded TCG (RXE_VM_TCG_THREAD=multi) JVMs crashed now and then in JIT-compiled code, which
