@@ -37,31 +37,32 @@ export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
 load after
 [[ -s "$out/results.json" ]] || die "JMH wrote no results (see $out/output.txt)"
 
-# The table, from JMH's JSON: mean ± JMH's 99.9% error, and the median of the measured iterations (less
-# moved by stalls when other work shares the CPU); ratios of means with first-order error, and of medians.
+# The table, from JMH's JSON: mean ± JMH's 99.9% error, median and minimum of the measured iterations (the
+# minimum is the quietest iteration, the least moved by other work on the CPU); ratios of each.
 awk '
 function num(line) { sub(/.*: */, "", line); sub(/,$/, "", line); gsub(/"/, "", line); return line + 0 }
 /"benchmark" :/ { n = split($0, p, "."); b = p[n - 1]; k = p[n]; sub(/",?$/, "", k) }
 /"score" :/ { score[b, k] = num($0) }
 /"scoreError" :/ { err[b, k] = num($0) }
+/"0.0" :/ { low[b, k] = num($0) }
 /"50.0" :/ { med[b, k] = num($0) }
 function ratio(b, a, c, label) {
-	if (!((b, a) in score) || !((b, c) in score) || score[b, c] == 0 || med[b, c] == 0) return
+	if (!((b, a) in score) || !((b, c) in score) || score[b, c] == 0 || med[b, c] == 0 || low[b, c] == 0) return
 	r = score[b, a] / score[b, c]
-	printf "| %-18s | %-28s | %7.3f ± %6.3f | %10.3f |\n", b, label, r,
-		r * (err[b, a] / score[b, a] + err[b, c] / score[b, c]), med[b, a] / med[b, c]
+	printf "| %-18s | %-28s | %7.3f ± %6.3f | %10.3f | %10.3f |\n", b, label, r,
+		r * (err[b, a] / score[b, a] + err[b, c] / score[b, c]), med[b, a] / med[b, c], low[b, a] / low[b, c]
 }
 END {
 	split("PostPollBenchmark EmptyPollBenchmark", bs, " ")
 	n = split("ffm ffmNoCriticalPoll jni c", paths, " ")
-	print "| benchmark          | path                         | ns/op mean ± 99.9% |   median |"
-	print "|--------------------|------------------------------|--------------------|----------|"
+	print "| benchmark          | path                         | ns/op mean ± 99.9% |   median |  minimum |"
+	print "|--------------------|------------------------------|--------------------|----------|----------|"
 	for (j = 1; j <= 2; j++) for (i = 1; i <= n; i++) if ((bs[j], paths[i]) in score)
-		printf "| %-18s | %-28s | %8.1f ± %7.1f | %8.1f |\n", bs[j], paths[i], score[bs[j], paths[i]],
-			err[bs[j], paths[i]], med[bs[j], paths[i]]
+		printf "| %-18s | %-28s | %8.1f ± %7.1f | %8.1f | %8.1f |\n", bs[j], paths[i], score[bs[j], paths[i]],
+			err[bs[j], paths[i]], med[bs[j], paths[i]], low[bs[j], paths[i]]
 	print ""
-	print "| benchmark          | ratio                        | of means ± error | of medians |"
-	print "|--------------------|------------------------------|------------------|------------|"
+	print "| benchmark          | ratio                        | of means ± error | of medians | of minima  |"
+	print "|--------------------|------------------------------|------------------|------------|------------|"
 	for (j = 1; j <= 2; j++) {
 		ratio(bs[j], "ffm", "c", "FFM (critical poll) / C")
 		ratio(bs[j], "ffmNoCriticalPoll", "c", "FFM (no critical poll) / C")
