@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# JMH benchmark (not a test): the per-operation cost of one post+poll (a signaled 8-byte RDMA WRITE on an RC
+# QP connected to itself, polled until its completion) and of one empty poll, through verbs-ffm (critical
+# poll downcall and not), through JNI (Java -> JNI -> the C verb, as DiSNI does) and as a loop in C: same
+# device, QP set-up and memory, one boot. Builds the benchmarks module, runs it on the RDMA device (natively
+# or in the Soft-RoCE VM, via rdma-env.sh) and prints ns/op with JMH's 99.9% error and the ratios.
+# Under the emulated CPU absolute figures mean nothing; the ratios do.
+#
+# usage: sudo [JMH_ARGS="-f 1 -wi 10 -w 1s -i 10 -r 1s"] scripts/bench-jmh.sh [JMH benchmark regex]
+#        (defaults sized for the VM: about 10 minutes under qemu TCG on a shared 2-core machine, most of it
+#        eight JVM starts and device set-ups: one JMH fork per path and benchmark)
+set -euo pipefail
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
+# shellcheck source=common.sh
+source "$SCRIPT_DIR/common.sh"
+find_jdk25
+ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}"
+cd "$ROOT"
+mvn -B -ntp -q package -DskipTests
+out="$ROOT/target/jmh"
+mkdir -p "$out"
+rm -f "$out/results.json"
+# Other work on this machine moves the figures: say how busy it was (before the VM boots, and after).
+load() { echo "bench-jmh: host load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs ($1)"; }
+load before
+classpath="$ROOT/benchmarks/target/classes:$(cat "$ROOT/benchmarks/target/classpath.txt")"
+# As scripts/bench-side-by-side.sh: multi-threaded TCG, and the TSC as the guest's clock (not HPET).
+# The VM runs the command on one vCPU, so JMH and its forked JVMs never move between emulated CPUs.
+export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
+export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+# JMH_ARGS is split into words on purpose.
+# shellcheck disable=SC2086
+"$SCRIPT_DIR/rdma-env.sh" --timeout 1500 -- "$JAVA_HOME/bin/java" -cp "$classpath" org.openjdk.jmh.Main \
+	${JMH_ARGS:--f 1 -wi 10 -w 1s -i 10 -r 1s} -foe true -rf json -rff "$out/results.json" "${1:-io.rdmaffm.benchmarks}" \
+	| tee "$out/output.txt"
+load after
+[[ -s "$out/results.json" ]] || die "JMH wrote no results (see $out/output.txt)"
+
+# The table, from JMH's JSON: mean ± JMH's 99.9% error, median and minimum of the measured iterations (the
+# minimum is the quietest iteration, the least moved by other work on the CPU); ratios of each.
+awk '
+function num(line) { sub(/.*: */, "", line); sub(/,$/, "", line); gsub(/"/, "", line); return line + 0 }
+/"benchmark" :/ { n = split($0, p, "."); b = p[n - 1]; k = p[n]; sub(/",?$/, "", k) }
+/"score" :/ { score[b, k] = num($0) }
+/"scoreError" :/ { err[b, k] = num($0) }
+/"0.0" :/ { low[b, k] = num($0) }
+/"50.0" :/ { med[b, k] = num($0) }
+function ratio(b, a, c, label) {
+	if (!((b, a) in score) || !((b, c) in score) || score[b, c] == 0 || med[b, c] == 0 || low[b, c] == 0) return
+	r = score[b, a] / score[b, c]
+	printf "| %-18s | %-28s | %7.3f ± %6.3f | %10.3f | %10.3f |\n", b, label, r,
+		r * (err[b, a] / score[b, a] + err[b, c] / score[b, c]), med[b, a] / med[b, c], low[b, a] / low[b, c]
+}
+END {
+	split("PostPollBenchmark EmptyPollBenchmark", bs, " ")
+	n = split("ffm ffmNoCriticalPoll jni c", paths, " ")
+	print "| benchmark          | path                         | ns/op mean ± 99.9% |   median |  minimum |"
+	print "|--------------------|------------------------------|--------------------|----------|----------|"
+	for (j = 1; j <= 2; j++) for (i = 1; i <= n; i++) if ((bs[j], paths[i]) in score)
+		printf "| %-18s | %-28s | %8.1f ± %7.1f | %8.1f | %8.1f |\n", bs[j], paths[i], score[bs[j], paths[i]],
+			err[bs[j], paths[i]], med[bs[j], paths[i]], low[bs[j], paths[i]]
+	print ""
+	print "| benchmark          | ratio                        | of means ± error | of medians | of minima  |"
+	print "|--------------------|------------------------------|------------------|------------|------------|"
+	for (j = 1; j <= 2; j++) {
+		ratio(bs[j], "ffm", "c", "FFM (critical poll) / C")
+		ratio(bs[j], "ffmNoCriticalPoll", "c", "FFM (no critical poll) / C")
+		ratio(bs[j], "jni", "c", "JNI / C")
+		ratio(bs[j], "ffm", "jni", "FFM (critical poll) / JNI")
+		ratio(bs[j], "ffmNoCriticalPoll", "jni", "FFM (no critical poll) / JNI")
+	}
+}' "$out/results.json" | tee "$out/table.md"
+grep -h ": set-up " "$out/output.txt" || true
