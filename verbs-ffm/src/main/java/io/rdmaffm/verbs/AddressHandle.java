@@ -20,7 +20,7 @@ public final class AddressHandle extends NativeObject {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(Structs.ibv_ah_attr);
             av.writeTo(a, 0);
-            MemorySegment ah = (MemorySegment) Ibv.ibv_create_ah.invokeExact(Downcalls.errnoState(), pd.handle(), a);
+            MemorySegment ah = (MemorySegment) Ibv.ibv_create_ah().invokeExact(Downcalls.errnoState(), pd.handle(), a);
             if (ah.equals(MemorySegment.NULL)) {
                 throw VerbsException.of("ibv_create_ah", Downcalls.errno(), "device " + pd.context().name());
             }
@@ -34,7 +34,7 @@ public final class AddressHandle extends NativeObject {
 
     static AddressHandle fromCompletion(ProtectionDomain pd, Completions wc, int index, MemorySegment grh, int port) {
         try {
-            MemorySegment ah = (MemorySegment) Ibv.ibv_create_ah_from_wc.invokeExact(Downcalls.errnoState(), pd.handle(),
+            MemorySegment ah = (MemorySegment) Ibv.ibv_create_ah_from_wc().invokeExact(Downcalls.errnoState(), pd.handle(),
                     wc.entry(index), grh, (byte) port);
             if (ah.equals(MemorySegment.NULL)) {
                 throw VerbsException.of("ibv_create_ah_from_wc", Downcalls.errno(), "device " + pd.context().name());
@@ -49,6 +49,6 @@ public final class AddressHandle extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Ibv.ibv_destroy_ah, "ibv_destroy_ah", handle, "device " + pd.context().name());
+        destroyWith(Ibv.ibv_destroy_ah(), "ibv_destroy_ah", handle, "device " + pd.context().name());
     }
 }

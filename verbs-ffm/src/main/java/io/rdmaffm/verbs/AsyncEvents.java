@@ -45,7 +45,7 @@ public final class AsyncEvents {
                 return null;
             }
             MemorySegment ev = arena.allocate(Structs.ibv_async_event);
-            int rc = (int) Ibv.ibv_get_async_event.invokeExact(Downcalls.errnoState(), context.handle(), ev);
+            int rc = (int) Ibv.ibv_get_async_event().invokeExact(Downcalls.errnoState(), context.handle(), ev);
             if (rc != 0) {
                 int errno = Downcalls.errno();
                 if (errno == 11) {
@@ -58,9 +58,9 @@ public final class AsyncEvents {
             boolean portEvent = code == 9 || code == 10 || code == 11 || code == 12 || code == 13 || code == 17 || code == 18;
             int port = portEvent ? ev.get(JAVA_INT, 0) : 0;
             long element = portEvent || code == 8 ? 0 : ev.get(ADDRESS, 0).address();
-            MemorySegment text = (MemorySegment) Ibv.ibv_event_type_str.invokeExact(code);
+            MemorySegment text = (MemorySegment) Ibv.ibv_event_type_str().invokeExact(code);
             String description = text.reinterpret(256).getString(0);
-            Ibv.ibv_ack_async_event.invokeExact(ev);
+            Ibv.ibv_ack_async_event().invokeExact(ev);
             return new AsyncEvent(name, code, description, port, element);
         } catch (RuntimeException | Error e) {
             throw e;

@@ -43,11 +43,11 @@ public final class CompletionChannel extends NativeObject {
 
     static void setNonBlocking(int fd) {
         try {
-            int flags = (int) LibC.fcntl.invokeExact(Downcalls.errnoState(), fd, Constants.F_GETFL, 0);
+            int flags = (int) LibC.fcntl().invokeExact(Downcalls.errnoState(), fd, Constants.F_GETFL, 0);
             if (flags < 0) {
                 throw VerbsException.of("fcntl", Downcalls.errno(), "F_GETFL on fd " + fd);
             }
-            int rc = (int) LibC.fcntl.invokeExact(Downcalls.errnoState(), fd, Constants.F_SETFL, flags | Constants.O_NONBLOCK);
+            int rc = (int) LibC.fcntl().invokeExact(Downcalls.errnoState(), fd, Constants.F_SETFL, flags | Constants.O_NONBLOCK);
             if (rc < 0) {
                 throw VerbsException.of("fcntl", Downcalls.errno(), "F_SETFL O_NONBLOCK on fd " + fd);
             }
@@ -83,7 +83,7 @@ public final class CompletionChannel extends NativeObject {
             return null;
         }
         try {
-            int rc = (int) Ibv.ibv_get_cq_event.invokeExact(Downcalls.errnoState(), h, cqOut, ctxOut);
+            int rc = (int) Ibv.ibv_get_cq_event().invokeExact(Downcalls.errnoState(), h, cqOut, ctxOut);
             if (rc != 0) {
                 int errno = Downcalls.errno();
                 if (errno == 11) { // EAGAIN: another reader took it
@@ -92,7 +92,7 @@ public final class CompletionChannel extends NativeObject {
                 throw VerbsException.of("ibv_get_cq_event", errno, "device " + context.name());
             }
             MemorySegment cqPtr = cqOut.get(ADDRESS, 0);
-            Ibv.ibv_ack_cq_events.invokeExact(cqPtr, 1);
+            Ibv.ibv_ack_cq_events().invokeExact(cqPtr, 1);
             CompletionQueue cq = queues.get(cqPtr.address());
             if (cq == null) {
                 throw new IllegalStateException("event for an unknown CQ 0x" + Long.toHexString(cqPtr.address()));
@@ -113,7 +113,7 @@ public final class CompletionChannel extends NativeObject {
         pollFd.set(JAVA_SHORT, POLLFD_REVENTS, (short) 0);
         try {
             while (true) {
-                int n = (int) LibC.poll.invokeExact(Downcalls.errnoState(), pollFd, 1L, (int) Math.min(ms, Integer.MAX_VALUE));
+                int n = (int) LibC.poll().invokeExact(Downcalls.errnoState(), pollFd, 1L, (int) Math.min(ms, Integer.MAX_VALUE));
                 if (n > 0) {
                     return true;
                 }
@@ -134,7 +134,7 @@ public final class CompletionChannel extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Ibv.ibv_destroy_comp_channel, "ibv_destroy_comp_channel", handle, "device " + context.name());
+        destroyWith(Ibv.ibv_destroy_comp_channel(), "ibv_destroy_comp_channel", handle, "device " + context.name());
     }
 
     @Override

@@ -42,7 +42,7 @@ public final class CompletionQueue extends NativeObject {
         }
         MemorySegment channelHandle = channel == null ? MemorySegment.NULL : channel.handle();
         try {
-            MemorySegment cq = (MemorySegment) Ibv.ibv_create_cq.invokeExact(Downcalls.errnoState(), context.handle(),
+            MemorySegment cq = (MemorySegment) Ibv.ibv_create_cq().invokeExact(Downcalls.errnoState(), context.handle(),
                     entries, MemorySegment.NULL, channelHandle, vector);
             if (cq.equals(MemorySegment.NULL)) {
                 throw VerbsException.of("ibv_create_cq", Downcalls.errno(), "device " + context.name() + ", " + entries
@@ -70,13 +70,13 @@ public final class CompletionQueue extends NativeObject {
                     channel == null ? MemorySegment.NULL : channel.handle());
             attr.set(JAVA_INT, Structs.offset(l, "comp_vector"), vector);
             attr.set(JAVA_LONG, Structs.offset(l, "wc_flags"), io.rdmaffm.verbs.raw.Constants.IBV_WC_STANDARD_FLAGS);
-            MemorySegment cqx = (MemorySegment) Shim.rdmaffm_create_cq_ex.invokeExact(Downcalls.errnoState(),
+            MemorySegment cqx = (MemorySegment) Shim.rdmaffm_create_cq_ex().invokeExact(Downcalls.errnoState(),
                     context.handle(), attr);
             if (cqx.equals(MemorySegment.NULL)) {
                 throw VerbsException.of("ibv_create_cq_ex", Downcalls.errno(), "device " + context.name() + ", "
                         + entries + " entries");
             }
-            MemorySegment cq = ((MemorySegment) Shim.rdmaffm_cq_ex_to_cq.invokeExact(cqx)).reinterpret(Structs.ibv_cq.byteSize());
+            MemorySegment cq = ((MemorySegment) Shim.rdmaffm_cq_ex_to_cq().invokeExact(cqx)).reinterpret(Structs.ibv_cq.byteSize());
             return new CompletionQueue(context, channel, cq, cqx.reinterpret(Structs.ibv_cq_ex.byteSize()), true);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -115,8 +115,8 @@ public final class CompletionQueue extends NativeObject {
         int n;
         try {
             n = extended
-                    ? (int) Shim.rdmaffm_cq_ex_poll.invokeExact(pollHandle, completions.capacity(), completions.array)
-                    : (int) Shim.rdmaffm_poll_cq.invokeExact(h, completions.capacity(), completions.array);
+                    ? (int) Shim.rdmaffm_cq_ex_poll().invokeExact(pollHandle, completions.capacity(), completions.array)
+                    : (int) Shim.rdmaffm_poll_cq().invokeExact(h, completions.capacity(), completions.array);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -134,7 +134,7 @@ public final class CompletionQueue extends NativeObject {
             throw new IllegalStateException("this completion queue has no completion channel to notify");
         }
         try {
-            int rc = (int) Shim.rdmaffm_req_notify_cq.invokeExact(handle(), solicitedOnly ? 1 : 0);
+            int rc = (int) Shim.rdmaffm_req_notify_cq().invokeExact(handle(), solicitedOnly ? 1 : 0);
             if (rc != 0) {
                 throw VerbsException.of("ibv_req_notify_cq", rc, "device " + context.name());
             }
@@ -148,7 +148,7 @@ public final class CompletionQueue extends NativeObject {
     /** {@code ibv_resize_cq}; returns the new capacity. */
     public int resize(int entries) {
         try {
-            int rc = (int) Ibv.ibv_resize_cq.invokeExact(Downcalls.errnoState(), handle(), entries);
+            int rc = (int) Ibv.ibv_resize_cq().invokeExact(Downcalls.errnoState(), handle(), entries);
             Context.check("ibv_resize_cq", rc, "device " + context.name() + ", " + entries + " entries");
             capacity = handle().get(JAVA_INT, Structs.offset(Structs.ibv_cq, "cqe"));
             return capacity;
@@ -161,7 +161,7 @@ public final class CompletionQueue extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Ibv.ibv_destroy_cq, "ibv_destroy_cq", handle, "device " + context.name());
+        destroyWith(Ibv.ibv_destroy_cq(), "ibv_destroy_cq", handle, "device " + context.name());
         if (channel != null) {
             channel.unregister(this);
         }

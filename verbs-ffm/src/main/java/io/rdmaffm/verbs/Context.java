@@ -81,7 +81,7 @@ public final class Context extends NativeObject {
             }
             described[0] = d;
             try {
-                found[0] = (MemorySegment) Ibv.ibv_open_device.invokeExact(Downcalls.errnoState(), dev);
+                found[0] = (MemorySegment) Ibv.ibv_open_device().invokeExact(Downcalls.errnoState(), dev);
             } catch (Throwable t) {
                 throw new IllegalStateException(t);
             }
@@ -143,7 +143,7 @@ public final class Context extends NativeObject {
     /** {@code ibv_alloc_pd}. */
     public ProtectionDomain allocateProtectionDomain() {
         try {
-            MemorySegment pd = (MemorySegment) Ibv.ibv_alloc_pd.invokeExact(Downcalls.errnoState(), handle());
+            MemorySegment pd = (MemorySegment) Ibv.ibv_alloc_pd().invokeExact(Downcalls.errnoState(), handle());
             if (pd.equals(MemorySegment.NULL)) {
                 throw VerbsException.of("ibv_alloc_pd", Downcalls.errno(), "device " + name());
             }
@@ -158,7 +158,7 @@ public final class Context extends NativeObject {
     /** {@code ibv_create_comp_channel}. */
     public CompletionChannel createCompletionChannel() {
         try {
-            MemorySegment ch = (MemorySegment) Ibv.ibv_create_comp_channel.invokeExact(Downcalls.errnoState(), handle());
+            MemorySegment ch = (MemorySegment) Ibv.ibv_create_comp_channel().invokeExact(Downcalls.errnoState(), handle());
             if (ch.equals(MemorySegment.NULL)) {
                 throw VerbsException.of("ibv_create_comp_channel", Downcalls.errno(), "device " + name());
             }
@@ -196,7 +196,7 @@ public final class Context extends NativeObject {
         StructLayout l = Structs.ibv_device_attr;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(l);
-            int rc = (int) Ibv.ibv_query_device.invokeExact(Downcalls.errnoState(), handle(), a);
+            int rc = (int) Ibv.ibv_query_device().invokeExact(Downcalls.errnoState(), handle(), a);
             check("ibv_query_device", rc, "device " + name());
             return new DeviceAttributes(
                     a.getString(Structs.offset(l, "fw_ver")),
@@ -225,7 +225,7 @@ public final class Context extends NativeObject {
         StructLayout l = Structs.ibv_port_attr;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(l);
-            int rc = (int) Shim.rdmaffm_query_port.invokeExact(Downcalls.errnoState(), handle(), (byte) port, a);
+            int rc = (int) Shim.rdmaffm_query_port().invokeExact(Downcalls.errnoState(), handle(), (byte) port, a);
             check("ibv_query_port", rc, "device " + name() + ", port " + port);
             return new PortAttributes(port,
                     PortState.of(i32(a, l, "state")),
@@ -255,7 +255,7 @@ public final class Context extends NativeObject {
         StructLayout l = Structs.ibv_device_attr_ex;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(l);
-            int rc = (int) Shim.rdmaffm_query_device_ex.invokeExact(Downcalls.errnoState(), handle(), a);
+            int rc = (int) Shim.rdmaffm_query_device_ex().invokeExact(Downcalls.errnoState(), handle(), a);
             return rc == 0 ? a.get(JAVA_LONG, Structs.offset(l, "odp_caps.general_caps")) : 0;
         } catch (RuntimeException | Error e) {
             throw e;
@@ -281,7 +281,7 @@ public final class Context extends NativeObject {
         StructLayout l = Structs.ibv_gid_entry;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment e = arena.allocate(l);
-            int rc = (int) Ibv._ibv_query_gid_ex.invokeExact(Downcalls.errnoState(), handle(), port, index, e, 0,
+            int rc = (int) Ibv._ibv_query_gid_ex().invokeExact(Downcalls.errnoState(), handle(), port, index, e, 0,
                     l.byteSize());
             if (rc != 0) {
                 int errno = rc > 0 ? rc : Downcalls.errno();
@@ -313,7 +313,7 @@ public final class Context extends NativeObject {
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment entries = arena.allocate(l, total);
-            long n = (long) Ibv._ibv_query_gid_table.invokeExact(Downcalls.errnoState(), handle(), entries,
+            long n = (long) Ibv._ibv_query_gid_table().invokeExact(Downcalls.errnoState(), handle(), entries,
                     (long) total, 0, l.byteSize());
             if (n < 0) {
                 throw VerbsException.of("ibv_query_gid_table", (int) -n, "device " + name());
@@ -347,7 +347,7 @@ public final class Context extends NativeObject {
         checkPortNumber(port);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pkey = arena.allocate(JAVA_SHORT);
-            int rc = (int) Ibv.ibv_query_pkey.invokeExact(Downcalls.errnoState(), handle(), (byte) port, index, pkey);
+            int rc = (int) Ibv.ibv_query_pkey().invokeExact(Downcalls.errnoState(), handle(), (byte) port, index, pkey);
             check("ibv_query_pkey", rc, "device " + name() + ", port " + port + ", pkey index " + index);
             return Short.toUnsignedInt(Short.reverseBytes(pkey.get(JAVA_SHORT, 0)));
         } catch (RuntimeException | Error e) {
@@ -371,7 +371,7 @@ public final class Context extends NativeObject {
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buf = arena.allocate(16 + 1);
-            MemorySegment r = (MemorySegment) LibC.if_indextoname.invokeExact(Downcalls.errnoState(), ifindex, buf);
+            MemorySegment r = (MemorySegment) LibC.if_indextoname().invokeExact(Downcalls.errnoState(), ifindex, buf);
             return r.equals(MemorySegment.NULL) ? "" : buf.getString(0);
         } catch (Throwable t) {
             return "";
@@ -407,7 +407,7 @@ public final class Context extends NativeObject {
     @Override
     void destroy(MemorySegment handle) {
         try {
-            int rc = (int) Ibv.ibv_close_device.invokeExact(Downcalls.errnoState(), handle);
+            int rc = (int) Ibv.ibv_close_device().invokeExact(Downcalls.errnoState(), handle);
             check("ibv_close_device", rc, "device " + name());
         } catch (RuntimeException | Error e) {
             throw e;

@@ -118,7 +118,7 @@ public final class ExtendedSend {
                     + ": a batch is already open; complete() or abort() it first");
         }
         try {
-            Shim.rdmaffm_wr_start.invokeExact(q);
+            Shim.rdmaffm_wr_start().invokeExact(q);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -133,7 +133,7 @@ public final class ExtendedSend {
         }
         int rc;
         try {
-            rc = (int) Shim.rdmaffm_wr_complete.invokeExact(q);
+            rc = (int) Shim.rdmaffm_wr_complete().invokeExact(q);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -166,7 +166,7 @@ public final class ExtendedSend {
             return;
         }
         try {
-            Shim.rdmaffm_wr_abort.invokeExact(q);
+            Shim.rdmaffm_wr_abort().invokeExact(q);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -177,7 +177,7 @@ public final class ExtendedSend {
     private void abortQuietly() {
         if (inBatch) {
             try {
-                Shim.rdmaffm_wr_abort.invokeExact(qpx);
+                Shim.rdmaffm_wr_abort().invokeExact(qpx);
             } catch (Throwable ignored) {
                 // the guard's own exception is the one to report
             }
@@ -191,7 +191,7 @@ public final class ExtendedSend {
         MemorySegment q = builder(ExtendedSendOps.SEND);
         lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_send.invokeExact(q, wrId, flags);
+            Shim.rdmaffm_wr_send().invokeExact(q, wrId, flags);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -203,7 +203,7 @@ public final class ExtendedSend {
         MemorySegment q = builder(ExtendedSendOps.SEND_WITH_IMM);
         lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_send_imm.invokeExact(q, wrId, flags, Integer.reverseBytes(imm));
+            Shim.rdmaffm_wr_send_imm().invokeExact(q, wrId, flags, Integer.reverseBytes(imm));
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -215,7 +215,7 @@ public final class ExtendedSend {
         MemorySegment q = builder(ExtendedSendOps.SEND_WITH_INV);
         lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_send_inv.invokeExact(q, wrId, flags, rkey);
+            Shim.rdmaffm_wr_send_inv().invokeExact(q, wrId, flags, rkey);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -227,7 +227,7 @@ public final class ExtendedSend {
         MemorySegment q = builder(ExtendedSendOps.RDMA_WRITE);
         lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_rdma_write.invokeExact(q, wrId, flags, rkey, remoteAddress);
+            Shim.rdmaffm_wr_rdma_write().invokeExact(q, wrId, flags, rkey, remoteAddress);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -239,7 +239,7 @@ public final class ExtendedSend {
         MemorySegment q = builder(ExtendedSendOps.RDMA_WRITE_WITH_IMM);
         lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_rdma_write_imm.invokeExact(q, wrId, flags, rkey, remoteAddress, Integer.reverseBytes(imm));
+            Shim.rdmaffm_wr_rdma_write_imm().invokeExact(q, wrId, flags, rkey, remoteAddress, Integer.reverseBytes(imm));
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -251,7 +251,7 @@ public final class ExtendedSend {
         MemorySegment q = builder(ExtendedSendOps.RDMA_READ);
         lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_rdma_read.invokeExact(q, wrId, flags, rkey, remoteAddress);
+            Shim.rdmaffm_wr_rdma_read().invokeExact(q, wrId, flags, rkey, remoteAddress);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -263,7 +263,7 @@ public final class ExtendedSend {
         MemorySegment q = builder(ExtendedSendOps.ATOMIC_CMP_AND_SWP);
         lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_atomic_cmp_swp.invokeExact(q, wrId, flags, rkey, remoteAddress, compare, swap);
+            Shim.rdmaffm_wr_atomic_cmp_swp().invokeExact(q, wrId, flags, rkey, remoteAddress, compare, swap);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -275,7 +275,7 @@ public final class ExtendedSend {
         MemorySegment q = builder(ExtendedSendOps.ATOMIC_FETCH_AND_ADD);
         lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_atomic_fetch_add.invokeExact(q, wrId, flags, rkey, remoteAddress, add);
+            Shim.rdmaffm_wr_atomic_fetch_add().invokeExact(q, wrId, flags, rkey, remoteAddress, add);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -287,7 +287,7 @@ public final class ExtendedSend {
         MemorySegment q = builder(ExtendedSendOps.LOCAL_INV);
         lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_local_inv.invokeExact(q, wrId, flags, rkey);
+            Shim.rdmaffm_wr_local_inv().invokeExact(q, wrId, flags, rkey);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -332,7 +332,7 @@ public final class ExtendedSend {
         info.set(JAVA_INT, BIND_INFO_ACCESS, access);
         lastFlags = flags;
         try {
-            Shim.rdmaffm_wr_bind_mw.invokeExact(q, wrId, flags, window, newRkey, info);
+            Shim.rdmaffm_wr_bind_mw().invokeExact(q, wrId, flags, window, newRkey, info);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -358,7 +358,7 @@ public final class ExtendedSend {
         MemorySegment q = setter();
         checkUdLength(Integer.toUnsignedLong(length));
         try {
-            Shim.rdmaffm_wr_set_sge.invokeExact(q, lkey, address, length);
+            Shim.rdmaffm_wr_set_sge().invokeExact(q, lkey, address, length);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -386,7 +386,7 @@ public final class ExtendedSend {
         }
         checkUdLength(length);
         try {
-            Shim.rdmaffm_wr_set_inline_data.invokeExact(q, data, length);
+            Shim.rdmaffm_wr_set_inline_data().invokeExact(q, data, length);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -397,7 +397,7 @@ public final class ExtendedSend {
     public ExtendedSend setUdAddress(AddressHandle ah, int remoteQpn, int remoteQkey) {
         MemorySegment q = setter();
         try {
-            Shim.rdmaffm_wr_set_ud_addr.invokeExact(q, ah.handle(), remoteQpn, remoteQkey);
+            Shim.rdmaffm_wr_set_ud_addr().invokeExact(q, ah.handle(), remoteQpn, remoteQkey);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }

@@ -76,7 +76,7 @@ public final class MemoryRegion extends NativeObject {
     /** {@code ibv_rereg_mr} is not supported by Soft-RoCE; bound for devices that have it. */
     public void reregister(int accessFlags) {
         try {
-            int rc = (int) Ibv.ibv_rereg_mr.invokeExact(Downcalls.errnoState(), handle(), 4 /* IBV_REREG_MR_CHANGE_ACCESS */,
+            int rc = (int) Ibv.ibv_rereg_mr().invokeExact(Downcalls.errnoState(), handle(), 4 /* IBV_REREG_MR_CHANGE_ACCESS */,
                     MemorySegment.NULL, MemorySegment.NULL, 0L, accessFlags);
             if (rc != 0) {
                 int errno = rc > 0 ? rc : Downcalls.errno();
@@ -96,7 +96,7 @@ public final class MemoryRegion extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Ibv.ibv_dereg_mr, "ibv_dereg_mr", handle, "device " + pd.context().name() + ", lkey 0x" + Integer.toHexString(lkey));
+        destroyWith(Ibv.ibv_dereg_mr(), "ibv_dereg_mr", handle, "device " + pd.context().name() + ", lkey 0x" + Integer.toHexString(lkey));
     }
 
     @Override

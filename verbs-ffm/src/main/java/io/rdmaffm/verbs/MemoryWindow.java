@@ -59,7 +59,7 @@ public final class MemoryWindow extends NativeObject {
     /** The rkey a type 2 bind should use next: {@code ibv_inc_rkey} of the current one. */
     public int nextRkey() {
         try {
-            return (int) Shim.rdmaffm_inc_rkey.invokeExact(rkey());
+            return (int) Shim.rdmaffm_inc_rkey().invokeExact(rkey());
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -84,7 +84,7 @@ public final class MemoryWindow extends NativeObject {
             b.set(JAVA_LONG, Structs.offset(l, "bind_info.addr"), address);
             b.set(JAVA_LONG, Structs.offset(l, "bind_info.length"), length);
             b.set(JAVA_INT, Structs.offset(l, "bind_info.mw_access_flags"), access);
-            int rc = (int) Shim.rdmaffm_bind_mw.invokeExact(Downcalls.errnoState(), qp.handle(), handle(), b);
+            int rc = (int) Shim.rdmaffm_bind_mw().invokeExact(Downcalls.errnoState(), qp.handle(), handle(), b);
             if (rc != 0) {
                 throw VerbsException.of("ibv_bind_mw", rc > 0 ? rc : Downcalls.errno(),
                         "QP 0x" + Integer.toHexString(qp.qpNumber()));
@@ -99,6 +99,6 @@ public final class MemoryWindow extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Shim.rdmaffm_dealloc_mw, "ibv_dealloc_mw", handle, "device " + pd.context().name());
+        destroyWith(Shim.rdmaffm_dealloc_mw(), "ibv_dealloc_mw", handle, "device " + pd.context().name());
     }
 }

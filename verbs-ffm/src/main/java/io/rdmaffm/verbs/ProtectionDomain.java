@@ -72,7 +72,7 @@ public final class ProtectionDomain extends NativeObject {
             throw new IllegalArgumentException("cannot register an empty segment");
         }
         try {
-            MemorySegment mr = (MemorySegment) Ibv.ibv_reg_mr_iova2.invokeExact(Downcalls.errnoState(), handle(),
+            MemorySegment mr = (MemorySegment) Ibv.ibv_reg_mr_iova2().invokeExact(Downcalls.errnoState(), handle(),
                     segment, segment.byteSize(), segment.address(), accessFlags);
             if (mr.equals(MemorySegment.NULL)) {
                 int errno = Downcalls.errno();
@@ -109,7 +109,7 @@ public final class ProtectionDomain extends NativeObject {
         }
         String what = "device " + context.name() + ", dma-buf fd " + fd + ", " + length + " bytes at offset " + offset;
         try {
-            MemorySegment mr = (MemorySegment) Ibv.ibv_reg_dmabuf_mr.invokeExact(Downcalls.errnoState(), handle(),
+            MemorySegment mr = (MemorySegment) Ibv.ibv_reg_dmabuf_mr().invokeExact(Downcalls.errnoState(), handle(),
                     offset, length, iova, fd, accessFlags);
             if (mr.equals(MemorySegment.NULL)) {
                 throw VerbsException.of("ibv_reg_dmabuf_mr", Downcalls.errno(), what);
@@ -129,7 +129,7 @@ public final class ProtectionDomain extends NativeObject {
     /** Allocates a memory window of type 1 or 2 ({@code ibv_alloc_mw}). */
     public MemoryWindow allocateMemoryWindow(MemoryWindow.Type type) {
         try {
-            MemorySegment mw = (MemorySegment) Shim.rdmaffm_alloc_mw.invokeExact(Downcalls.errnoState(), handle(),
+            MemorySegment mw = (MemorySegment) Shim.rdmaffm_alloc_mw().invokeExact(Downcalls.errnoState(), handle(),
                     type.value());
             if (mw.equals(MemorySegment.NULL)) {
                 throw VerbsException.of("ibv_alloc_mw", Downcalls.errno(), "device " + context.name() + ", " + type);
@@ -164,6 +164,6 @@ public final class ProtectionDomain extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Ibv.ibv_dealloc_pd, "ibv_dealloc_pd", handle, "device " + context.name());
+        destroyWith(Ibv.ibv_dealloc_pd(), "ibv_dealloc_pd", handle, "device " + context.name());
     }
 }

@@ -90,11 +90,11 @@ public final class QueuePair extends NativeObject {
                 a.set(ADDRESS, Structs.offset(l, "pd"), pd.handle());
                 a.set(JAVA_LONG, Structs.offset(l, "send_ops_flags"), init.sendOps);
                 verb = "ibv_create_qp_ex";
-                qp = (MemorySegment) Shim.rdmaffm_create_qp_ex.invokeExact(Downcalls.errnoState(),
+                qp = (MemorySegment) Shim.rdmaffm_create_qp_ex().invokeExact(Downcalls.errnoState(),
                         pd.context().handle(), a);
             } else {
                 verb = "ibv_create_qp";
-                qp = (MemorySegment) Ibv.ibv_create_qp.invokeExact(Downcalls.errnoState(), pd.handle(), a);
+                qp = (MemorySegment) Ibv.ibv_create_qp().invokeExact(Downcalls.errnoState(), pd.handle(), a);
             }
             if (qp.equals(MemorySegment.NULL)) {
                 throw VerbsException.of(verb, Downcalls.errno(), "device " + pd.context().name() + ", " + init.type
@@ -105,7 +105,7 @@ public final class QueuePair extends NativeObject {
             int maxInline = a.get(JAVA_INT, Structs.offset(l, "cap.max_inline_data"));
             MemorySegment qpx = null;
             if (ex) {
-                qpx = ((MemorySegment) Ibv.ibv_qp_to_qp_ex.invokeExact(qp)).reinterpret(Structs.ibv_qp_ex.byteSize());
+                qpx = ((MemorySegment) Ibv.ibv_qp_to_qp_ex().invokeExact(qp)).reinterpret(Structs.ibv_qp_ex.byteSize());
             }
             return new QueuePair(pd, init, qp, maxInline, qpx, null);
         } catch (RuntimeException | Error e) {
@@ -185,7 +185,7 @@ public final class QueuePair extends NativeObject {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(Structs.ibv_qp_attr);
             attributes.writeTo(a);
-            int rc = (int) Ibv.ibv_modify_qp.invokeExact(Downcalls.errnoState(), handle(), a, attributes.mask());
+            int rc = (int) Ibv.ibv_modify_qp().invokeExact(Downcalls.errnoState(), handle(), a, attributes.mask());
             if (rc != 0) {
                 throw VerbsException.of("ibv_modify_qp", rc > 0 ? rc : Downcalls.errno(), "device "
                         + pd.context().name() + ", " + type + " QP 0x" + Integer.toHexString(qpNumber) + ", "
@@ -209,7 +209,7 @@ public final class QueuePair extends NativeObject {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(Structs.ibv_qp_attr);
             MemorySegment init = arena.allocate(Structs.ibv_qp_init_attr);
-            int rc = (int) Ibv.ibv_query_qp.invokeExact(Downcalls.errnoState(), handle(), a, Constants.IBV_QP_STATE, init);
+            int rc = (int) Ibv.ibv_query_qp().invokeExact(Downcalls.errnoState(), handle(), a, Constants.IBV_QP_STATE, init);
             Context.check("ibv_query_qp", rc, "QP 0x" + Integer.toHexString(qpNumber));
             lastKnownState = QueuePairState.of(a.get(JAVA_INT, Structs.offset(Structs.ibv_qp_attr, "qp_state")));
             return lastKnownState;
@@ -231,7 +231,7 @@ public final class QueuePair extends NativeObject {
                     | Constants.IBV_QP_RETRY_CNT | Constants.IBV_QP_RNR_RETRY | Constants.IBV_QP_MAX_QP_RD_ATOMIC
                     | Constants.IBV_QP_MAX_DEST_RD_ATOMIC | Constants.IBV_QP_CAP | Constants.IBV_QP_ACCESS_FLAGS
                     | Constants.IBV_QP_PORT | Constants.IBV_QP_QKEY | Constants.IBV_QP_AV | Constants.IBV_QP_MIN_RNR_TIMER;
-            int rc = (int) Ibv.ibv_query_qp.invokeExact(Downcalls.errnoState(), handle(), a, mask, init);
+            int rc = (int) Ibv.ibv_query_qp().invokeExact(Downcalls.errnoState(), handle(), a, mask, init);
             Context.check("ibv_query_qp", rc, "QP 0x" + Integer.toHexString(qpNumber));
             QueuePairState st = QueuePairState.of(a.get(JAVA_INT, Structs.offset(l, "qp_state")));
             lastKnownState = st;
@@ -303,7 +303,7 @@ public final class QueuePair extends NativeObject {
         }
         int rc;
         try {
-            rc = (int) Shim.rdmaffm_post_send.invokeExact(h, batch.wrs, batch.badWr);
+            rc = (int) Shim.rdmaffm_post_send().invokeExact(h, batch.wrs, batch.badWr);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -351,7 +351,7 @@ public final class QueuePair extends NativeObject {
         MemorySegment first = batch.chainRange(from, n);
         int rc;
         try {
-            rc = (int) Shim.rdmaffm_post_recv.invokeExact(h, first, batch.badWr);
+            rc = (int) Shim.rdmaffm_post_recv().invokeExact(h, first, batch.badWr);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -384,7 +384,7 @@ public final class QueuePair extends NativeObject {
             return;
         }
         try {
-            int rc = (int) Ibv.ibv_destroy_qp.invokeExact(Downcalls.errnoState(), handle);
+            int rc = (int) Ibv.ibv_destroy_qp().invokeExact(Downcalls.errnoState(), handle);
             Context.check("ibv_destroy_qp", rc, "QP 0x" + Integer.toHexString(qpNumber));
         } catch (RuntimeException | Error e) {
             throw e;

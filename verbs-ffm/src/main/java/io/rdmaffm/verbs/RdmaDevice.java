@@ -46,7 +46,7 @@ public record RdmaDevice(String name, long guid, int nodeType, int transportType
         MemorySegment d = device.reinterpret(Structs.ibv_device.byteSize());
         long guid;
         try {
-            guid = Long.reverseBytes((long) Ibv.ibv_get_device_guid.invokeExact(device));
+            guid = Long.reverseBytes((long) Ibv.ibv_get_device_guid().invokeExact(device));
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -62,7 +62,7 @@ public record RdmaDevice(String name, long guid, int nodeType, int transportType
     static void withDeviceList(DeviceVisitor visitor) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment count = arena.allocate(JAVA_INT);
-            MemorySegment list = (MemorySegment) Ibv.ibv_get_device_list.invokeExact(Downcalls.errnoState(), count);
+            MemorySegment list = (MemorySegment) Ibv.ibv_get_device_list().invokeExact(Downcalls.errnoState(), count);
             if (list.equals(MemorySegment.NULL)) {
                 int errno = Downcalls.errno();
                 if (errno == VerbsException.ENOSYS) {
@@ -79,7 +79,7 @@ public record RdmaDevice(String name, long guid, int nodeType, int transportType
                     }
                 }
             } finally {
-                Ibv.ibv_free_device_list.invokeExact(list);
+                Ibv.ibv_free_device_list().invokeExact(list);
             }
         } catch (RuntimeException | Error e) {
             throw e;

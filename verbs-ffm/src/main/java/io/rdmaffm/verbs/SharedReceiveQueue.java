@@ -31,7 +31,7 @@ public final class SharedReceiveQueue extends NativeObject {
             a.set(JAVA_INT, Structs.offset(l, "attr.max_wr"), maxWr);
             a.set(JAVA_INT, Structs.offset(l, "attr.max_sge"), maxSge);
             a.set(JAVA_INT, Structs.offset(l, "attr.srq_limit"), limit);
-            MemorySegment srq = (MemorySegment) Ibv.ibv_create_srq.invokeExact(Downcalls.errnoState(), pd.handle(), a);
+            MemorySegment srq = (MemorySegment) Ibv.ibv_create_srq().invokeExact(Downcalls.errnoState(), pd.handle(), a);
             if (srq.equals(MemorySegment.NULL)) {
                 throw VerbsException.of("ibv_create_srq", Downcalls.errno(), "device " + pd.context().name()
                         + ", max_wr " + maxWr + ", max_sge " + maxSge);
@@ -50,7 +50,7 @@ public final class SharedReceiveQueue extends NativeObject {
         MemorySegment first = batch.chainRange(from, n);
         int rc;
         try {
-            rc = (int) Shim.rdmaffm_post_srq_recv.invokeExact(h, first, batch.badWr);
+            rc = (int) Shim.rdmaffm_post_srq_recv().invokeExact(h, first, batch.badWr);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -79,7 +79,7 @@ public final class SharedReceiveQueue extends NativeObject {
             MemorySegment a = arena.allocate(l);
             a.set(JAVA_INT, Structs.offset(l, "max_wr"), maxWr);
             a.set(JAVA_INT, Structs.offset(l, "srq_limit"), limit);
-            int rc = (int) Ibv.ibv_modify_srq.invokeExact(Downcalls.errnoState(), handle(), a, mask);
+            int rc = (int) Ibv.ibv_modify_srq().invokeExact(Downcalls.errnoState(), handle(), a, mask);
             Context.check("ibv_modify_srq", rc, "device " + pd.context().name());
         } catch (RuntimeException | Error e) {
             throw e;
@@ -93,7 +93,7 @@ public final class SharedReceiveQueue extends NativeObject {
         StructLayout l = Structs.ibv_srq_attr;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(l);
-            int rc = (int) Ibv.ibv_query_srq.invokeExact(Downcalls.errnoState(), handle(), a);
+            int rc = (int) Ibv.ibv_query_srq().invokeExact(Downcalls.errnoState(), handle(), a);
             Context.check("ibv_query_srq", rc, "device " + pd.context().name());
             return new int[] {a.get(JAVA_INT, Structs.offset(l, "max_wr")), a.get(JAVA_INT, Structs.offset(l, "max_sge")),
                     a.get(JAVA_INT, Structs.offset(l, "srq_limit"))};
@@ -110,6 +110,6 @@ public final class SharedReceiveQueue extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Ibv.ibv_destroy_srq, "ibv_destroy_srq", handle, "device " + pd.context().name());
+        destroyWith(Ibv.ibv_destroy_srq(), "ibv_destroy_srq", handle, "device " + pd.context().name());
     }
 }

@@ -59,7 +59,7 @@ public class VerbsException extends RuntimeException {
             return "no error reported";
         }
         try {
-            MemorySegment s = (MemorySegment) LibC.strerror.invokeExact(errno);
+            MemorySegment s = (MemorySegment) LibC.strerror().invokeExact(errno);
             return s.reinterpret(512).getString(0);
         } catch (Throwable t) {
             return "errno " + errno;

@@ -74,7 +74,7 @@ public final class CmId implements AutoCloseable {
     static CmId create(EventChannel channel, PortSpace portSpace) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            int rc = (int) Cm.rdma_create_id.invokeExact(Downcalls.errnoState(), channel.handle(), out,
+            int rc = (int) Cm.rdma_create_id().invokeExact(Downcalls.errnoState(), channel.handle(), out,
                     MemorySegment.NULL, portSpace.value());
             if (rc != 0) {
                 throw VerbsExceptions.of("rdma_create_id", Downcalls.errno(), "port space " + portSpace);
@@ -120,7 +120,7 @@ public final class CmId implements AutoCloseable {
     public synchronized void bindAddress(InetSocketAddress address) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sa = SocketAddresses.write(arena, address);
-            int rc = (int) Cm.rdma_bind_addr.invokeExact(Downcalls.errnoState(), h(), sa);
+            int rc = (int) Cm.rdma_bind_addr().invokeExact(Downcalls.errnoState(), h(), sa);
             check("rdma_bind_addr", rc, "address " + address);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -139,7 +139,7 @@ public final class CmId implements AutoCloseable {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment src = source == null ? MemorySegment.NULL : SocketAddresses.write(arena, source);
                 MemorySegment dst = SocketAddresses.write(arena, destination);
-                int rc = (int) Cm.rdma_resolve_addr.invokeExact(Downcalls.errnoState(), h(), src, dst, millis(timeout));
+                int rc = (int) Cm.rdma_resolve_addr().invokeExact(Downcalls.errnoState(), h(), src, dst, millis(timeout));
                 check("rdma_resolve_addr", rc, "to " + destination);
             } catch (RuntimeException | Error e) {
                 throw e;
@@ -154,7 +154,7 @@ public final class CmId implements AutoCloseable {
     public void resolveRoute(Duration timeout) {
         synchronized (this) {
             try {
-                int rc = (int) Cm.rdma_resolve_route.invokeExact(Downcalls.errnoState(), h(), millis(timeout));
+                int rc = (int) Cm.rdma_resolve_route().invokeExact(Downcalls.errnoState(), h(), millis(timeout));
                 check("rdma_resolve_route", rc, "to " + peerAddress());
             } catch (RuntimeException | Error e) {
                 throw e;
@@ -168,7 +168,7 @@ public final class CmId implements AutoCloseable {
     /** {@code rdma_listen} on the bound address; connect requests arrive as CONNECT_REQUEST events. */
     public synchronized void listen(int backlog) {
         try {
-            int rc = (int) Cm.rdma_listen.invokeExact(Downcalls.errnoState(), h(), backlog);
+            int rc = (int) Cm.rdma_listen().invokeExact(Downcalls.errnoState(), h(), backlog);
             check("rdma_listen", rc, "on " + localAddress() + ", backlog " + backlog);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -207,11 +207,11 @@ public final class CmId implements AutoCloseable {
                     + ", this rdma_cm id to " + context().name() + ": allocate it from CmId.context()");
         }
         qp = bridge.createQueuePair(pd, init, "rdma_create_qp", (pdHandle, attr) -> {
-            int rc = (int) Cm.rdma_create_qp.invokeExact(Downcalls.errnoState(), id, pdHandle, attr);
+            int rc = (int) Cm.rdma_create_qp().invokeExact(Downcalls.errnoState(), id, pdHandle, attr);
             return rc == 0 ? id.get(ADDRESS, QP) : MemorySegment.NULL;
         }, () -> {
             try {
-                Cm.rdma_destroy_qp.invokeExact(id);
+                Cm.rdma_destroy_qp().invokeExact(id);
             } catch (Throwable t) {
                 throw new IllegalStateException(t);
             }
@@ -301,7 +301,7 @@ public final class CmId implements AutoCloseable {
             checkQueuePairNumber("rdma_connect", parameters);
         }
         try (Arena arena = Arena.ofConfined()) {
-            int rc = (int) Cm.rdma_connect.invokeExact(Downcalls.errnoState(), h(), connParam(arena, parameters));
+            int rc = (int) Cm.rdma_connect().invokeExact(Downcalls.errnoState(), h(), connParam(arena, parameters));
             check("rdma_connect", rc, "to " + peerAddress());
         } catch (RuntimeException | Error e) {
             throw e;
@@ -332,7 +332,7 @@ public final class CmId implements AutoCloseable {
         }
         checkQueuePairNumber("rdma_accept", parameters);
         try (Arena arena = Arena.ofConfined()) {
-            int rc = (int) Cm.rdma_accept.invokeExact(Downcalls.errnoState(), h(), connParam(arena, parameters));
+            int rc = (int) Cm.rdma_accept().invokeExact(Downcalls.errnoState(), h(), connParam(arena, parameters));
             check("rdma_accept", rc, "from " + peerAddress());
         } catch (RuntimeException | Error e) {
             throw e;
@@ -358,7 +358,7 @@ public final class CmId implements AutoCloseable {
             MemorySegment attr = arena.allocate(Structs.ibv_qp_attr);
             attr.set(JAVA_INT, QP_STATE, state.value());
             MemorySegment mask = arena.allocate(JAVA_INT);
-            int rc = (int) Cm.rdma_init_qp_attr.invokeExact(Downcalls.errnoState(), id, attr, mask);
+            int rc = (int) Cm.rdma_init_qp_attr().invokeExact(Downcalls.errnoState(), id, attr, mask);
             check("rdma_init_qp_attr", rc, "for " + state + ", " + this);
             int m = mask.get(JAVA_INT, 0);
             int port = port();
@@ -386,7 +386,7 @@ public final class CmId implements AutoCloseable {
                     + "librdmacm already completed the connection of QP 0x" + Integer.toHexString(qp.qpNumber()));
         }
         try {
-            int rc = (int) Cm.rdma_establish.invokeExact(Downcalls.errnoState(), id);
+            int rc = (int) Cm.rdma_establish().invokeExact(Downcalls.errnoState(), id);
             check("rdma_establish", rc, "to " + peerAddress());
         } catch (RuntimeException | Error e) {
             throw e;
@@ -406,7 +406,7 @@ public final class CmId implements AutoCloseable {
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment p = data.length == 0 ? MemorySegment.NULL : arena.allocateFrom(JAVA_BYTE, data);
-            int rc = (int) Cm.rdma_reject.invokeExact(Downcalls.errnoState(), h(), p, (byte) data.length);
+            int rc = (int) Cm.rdma_reject().invokeExact(Downcalls.errnoState(), h(), p, (byte) data.length);
             check("rdma_reject", rc, "from " + peerAddress());
         } catch (RuntimeException | Error e) {
             throw e;
@@ -422,7 +422,7 @@ public final class CmId implements AutoCloseable {
      */
     public synchronized void disconnect() {
         try {
-            int rc = (int) Cm.rdma_disconnect.invokeExact(Downcalls.errnoState(), h());
+            int rc = (int) Cm.rdma_disconnect().invokeExact(Downcalls.errnoState(), h());
             check("rdma_disconnect", rc, "from " + peerAddress());
         } catch (RuntimeException | Error e) {
             throw e;
@@ -519,7 +519,7 @@ public final class CmId implements AutoCloseable {
             qp.close();
         }
         try {
-            int rc = (int) Cm.rdma_destroy_id.invokeExact(Downcalls.errnoState(), handle);
+            int rc = (int) Cm.rdma_destroy_id().invokeExact(Downcalls.errnoState(), handle);
             check("rdma_destroy_id", rc, "");
         } catch (RuntimeException | Error e) {
             throw e;

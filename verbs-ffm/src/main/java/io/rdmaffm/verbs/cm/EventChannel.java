@@ -81,7 +81,7 @@ public final class EventChannel implements AutoCloseable {
     public static EventChannel create() {
         MemorySegment ch;
         try {
-            ch = (MemorySegment) Cm.rdma_create_event_channel.invokeExact(Downcalls.errnoState());
+            ch = (MemorySegment) Cm.rdma_create_event_channel().invokeExact(Downcalls.errnoState());
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
@@ -102,11 +102,11 @@ public final class EventChannel implements AutoCloseable {
 
     private void setNonBlocking() {
         try {
-            int flags = (int) LibC.fcntl.invokeExact(Downcalls.errnoState(), fd, Constants.F_GETFL, 0);
+            int flags = (int) LibC.fcntl().invokeExact(Downcalls.errnoState(), fd, Constants.F_GETFL, 0);
             if (flags < 0) {
                 throw VerbsExceptions.of("fcntl", Downcalls.errno(), "F_GETFL on rdma_cm fd " + fd);
             }
-            int rc = (int) LibC.fcntl.invokeExact(Downcalls.errnoState(), fd, Constants.F_SETFL, flags | Constants.O_NONBLOCK);
+            int rc = (int) LibC.fcntl().invokeExact(Downcalls.errnoState(), fd, Constants.F_SETFL, flags | Constants.O_NONBLOCK);
             if (rc < 0) {
                 throw VerbsExceptions.of("fcntl", Downcalls.errno(), "F_SETFL O_NONBLOCK on rdma_cm fd " + fd);
             }
@@ -189,7 +189,7 @@ public final class EventChannel implements AutoCloseable {
             pollFd.set(JAVA_INT, Structs.offset(Structs.pollfd, "fd"), fd);
             pollFd.set(JAVA_SHORT, Structs.offset(Structs.pollfd, "events"), (short) Constants.POLLIN);
             pollFd.set(JAVA_SHORT, Structs.offset(Structs.pollfd, "revents"), (short) 0);
-            int n = (int) LibC.poll.invokeExact(Downcalls.errnoState(), pollFd, 1L, ms);
+            int n = (int) LibC.poll().invokeExact(Downcalls.errnoState(), pollFd, 1L, ms);
             if (n < 0) {
                 int errno = Downcalls.errno();
                 if (errno == EINTR) {
@@ -200,7 +200,7 @@ public final class EventChannel implements AutoCloseable {
             if (n == 0) {
                 return null;
             }
-            int rc = (int) Cm.rdma_get_cm_event.invokeExact(Downcalls.errnoState(), handle, eventOut);
+            int rc = (int) Cm.rdma_get_cm_event().invokeExact(Downcalls.errnoState(), handle, eventOut);
             if (rc != 0) {
                 int errno = Downcalls.errno();
                 if (errno == EAGAIN || errno == EINTR) {
@@ -213,7 +213,7 @@ public final class EventChannel implements AutoCloseable {
             try {
                 copy = copy(ev);
             } finally {
-                int ack = (int) Cm.rdma_ack_cm_event.invokeExact(Downcalls.errnoState(), ev);
+                int ack = (int) Cm.rdma_ack_cm_event().invokeExact(Downcalls.errnoState(), ev);
                 if (ack != 0) {
                     throw VerbsExceptions.of("rdma_ack_cm_event", Downcalls.errno(), "");
                 }
@@ -322,7 +322,7 @@ public final class EventChannel implements AutoCloseable {
 
     private void destroyChannel() {
         try {
-            Cm.rdma_destroy_event_channel.invokeExact(handle);
+            Cm.rdma_destroy_event_channel().invokeExact(handle);
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         } finally {
