@@ -17,11 +17,9 @@ import java.lang.invoke.VarHandle;
  * (FFM captureCallState): the first argument of such a handle is the capture segment, one per thread,
  * so errno is never read from shared state after other code may have changed it.
  *
- * <p>{@link Ibv}, {@link Cm}, {@link Shim} and {@link LibC} build each handle on first use: one holder class per
- * function (as jextract generates them), whose static final field the JIT treats as a constant, so a call through
- * the accessor costs what a call through a static final field does. Opening a device builds only the handles it
- * calls (a dozen) instead of every one the binding has (about a hundred), each of which costs milliseconds of
- * class spinning before the JIT has warmed up.
+ * <p>{@link Ibv}, {@link Cm}, {@link Shim} and {@link LibC} declare their functions as {@link LazyHandle}s,
+ * built on first use, but for the data path's, which are static final (JIT constants) in holder classes built
+ * when that path first runs.
  */
 public final class Downcalls {
     private Downcalls() {

@@ -363,16 +363,6 @@ public final class Offsets {
         public static final long param__ud__private_data_len = at(L, "param.ud.private_data_len");
         public static final long param__ud__qp_num = at(L, "param.ud.qp_num");
         public static final long param__ud__qkey = at(L, "param.ud.qkey");
-        public static final long param__ud__ah_attr__grh__dgid = at(L, "param.ud.ah_attr.grh.dgid");
-        public static final long param__ud__ah_attr__grh__flow_label = at(L, "param.ud.ah_attr.grh.flow_label");
-        public static final long param__ud__ah_attr__grh__sgid_index = at(L, "param.ud.ah_attr.grh.sgid_index");
-        public static final long param__ud__ah_attr__grh__hop_limit = at(L, "param.ud.ah_attr.grh.hop_limit");
-        public static final long param__ud__ah_attr__grh__traffic_class = at(L, "param.ud.ah_attr.grh.traffic_class");
-        public static final long param__ud__ah_attr__dlid = at(L, "param.ud.ah_attr.dlid");
-        public static final long param__ud__ah_attr__sl = at(L, "param.ud.ah_attr.sl");
-        public static final long param__ud__ah_attr__src_path_bits = at(L, "param.ud.ah_attr.src_path_bits");
-        public static final long param__ud__ah_attr__static_rate = at(L, "param.ud.ah_attr.static_rate");
-        public static final long param__ud__ah_attr__is_global = at(L, "param.ud.ah_attr.is_global");
-        public static final long param__ud__ah_attr__port_num = at(L, "param.ud.ah_attr.port_num");
+        public static final long param__ud__ah_attr = at(L, "param.ud.ah_attr");
     }
 }

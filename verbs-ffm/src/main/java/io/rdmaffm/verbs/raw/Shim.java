@@ -5,7 +5,6 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 
 import static io.rdmaffm.verbs.raw.Downcalls.critical;
-import static io.rdmaffm.verbs.raw.Downcalls.errnoCapturing;
 import static io.rdmaffm.verbs.raw.Downcalls.plain;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -15,8 +14,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * Downcall handles into the native shim: rdma-core's static inline verbs as real symbols, and the layout
  * table. The data-path handles (post, poll, notify) return errno values or counts directly, as the
- * verbs do, so they need no errno capture and stay allocation-free. Each handle is built on its first use (see
- * {@link Downcalls}), but for the shim's version, ABI and layout table: every open checks the ABI.
+ * verbs do, so they need no errno capture and stay allocation-free. Control verbs are {@link LazyHandle}s,
+ * built on first use; the data path's handles are built with their holder class ({@link DataPath},
+ * {@link WorkRequests}); the shim's version, ABI and layout table with this class (every open checks the ABI).
  */
 public final class Shim {
     private Shim() {
@@ -33,286 +33,67 @@ public final class Shim {
     /** const struct rdmaffm_layout_entry *rdmaffm_layout_table(int32_t *count). */
     public static final MethodHandle rdmaffm_layout_table = plain(L, "rdmaffm_layout_table", FunctionDescriptor.of(P, P));
 
-    // data path
-    public static MethodHandle rdmaffm_post_send() {
-        return rdmaffm_post_send.H;
-    }
+    // control verbs that are inline in verbs.h
+    public static final LazyHandle rdmaffm_query_port = LazyHandle.errnoCapturing(L, "rdmaffm_query_port", FunctionDescriptor.of(I, P, B, P));
+    public static final LazyHandle rdmaffm_query_device_ex = LazyHandle.errnoCapturing(L, "rdmaffm_query_device_ex", FunctionDescriptor.of(I, P, P));
+    public static final LazyHandle rdmaffm_create_cq_ex = LazyHandle.errnoCapturing(L, "rdmaffm_create_cq_ex", FunctionDescriptor.of(P, P, P));
+    public static final LazyHandle rdmaffm_cq_ex_to_cq = LazyHandle.plain(L, "rdmaffm_cq_ex_to_cq", FunctionDescriptor.of(P, P));
+    public static final LazyHandle rdmaffm_create_qp_ex = LazyHandle.errnoCapturing(L, "rdmaffm_create_qp_ex", FunctionDescriptor.of(P, P, P));
+    public static final LazyHandle rdmaffm_create_srq_ex = LazyHandle.errnoCapturing(L, "rdmaffm_create_srq_ex", FunctionDescriptor.of(P, P, P));
+    public static final LazyHandle rdmaffm_alloc_mw = LazyHandle.errnoCapturing(L, "rdmaffm_alloc_mw", FunctionDescriptor.of(P, P, I));
+    public static final LazyHandle rdmaffm_dealloc_mw = LazyHandle.errnoCapturing(L, "rdmaffm_dealloc_mw", FunctionDescriptor.of(I, P));
+    public static final LazyHandle rdmaffm_bind_mw = LazyHandle.errnoCapturing(L, "rdmaffm_bind_mw", FunctionDescriptor.of(I, P, P, P));
+    public static final LazyHandle rdmaffm_inc_rkey = LazyHandle.plain(L, "rdmaffm_inc_rkey", FunctionDescriptor.of(I, I));
+    public static final LazyHandle rdmaffm_modify_cq = LazyHandle.errnoCapturing(L, "rdmaffm_modify_cq", FunctionDescriptor.of(I, P, P));
 
-    private static final class rdmaffm_post_send {
-        static final MethodHandle H = plain(L, "rdmaffm_post_send", FunctionDescriptor.of(I, P, P, P));
-    }
+    /**
+     * The data path: post, poll, notify. Static final handles, which the JIT inlines as constants, in a holder
+     * class of their own so that they are built when a program first posts or polls, not when it opens a device.
+     */
+    public static final class DataPath {
+        private DataPath() {
+        }
 
-    public static MethodHandle rdmaffm_post_recv() {
-        return rdmaffm_post_recv.H;
-    }
-
-    private static final class rdmaffm_post_recv {
-        static final MethodHandle H = plain(L, "rdmaffm_post_recv", FunctionDescriptor.of(I, P, P, P));
-    }
-
-    public static MethodHandle rdmaffm_post_srq_recv() {
-        return rdmaffm_post_srq_recv.H;
-    }
-
-    private static final class rdmaffm_post_srq_recv {
-        static final MethodHandle H = plain(L, "rdmaffm_post_srq_recv", FunctionDescriptor.of(I, P, P, P));
+        public static final MethodHandle rdmaffm_post_send = plain(L, "rdmaffm_post_send", FunctionDescriptor.of(I, P, P, P));
+        public static final MethodHandle rdmaffm_post_recv = plain(L, "rdmaffm_post_recv", FunctionDescriptor.of(I, P, P, P));
+        public static final MethodHandle rdmaffm_post_srq_recv = plain(L, "rdmaffm_post_srq_recv", FunctionDescriptor.of(I, P, P, P));
+        /**
+         * Polling is the tightest loop of every data path and never enters the kernel, blocks or calls back, so it
+         * is a critical downcall (no thread-state transition). Posts stay ordinary downcalls: rxe rings its
+         * doorbell with a system call, and a critical call holds off safepoints for its duration. The reference
+         * measurement found no gain from critical handles on rxe under emulation, so {@code
+         * -Drdmaffm.criticalPoll=false} turns it off for comparison.
+         */
+        public static final MethodHandle rdmaffm_poll_cq = Shim.poll("rdmaffm_poll_cq");
+        public static final MethodHandle rdmaffm_req_notify_cq = plain(L, "rdmaffm_req_notify_cq", FunctionDescriptor.of(I, P, I));
+        public static final MethodHandle rdmaffm_cq_ex_poll = Shim.poll("rdmaffm_cq_ex_poll");
     }
 
     /**
-     * Polling is the tightest loop of every data path and never enters the kernel, blocks or calls back, so it
-     * is a critical downcall (no thread-state transition). Posts stay ordinary downcalls: rxe rings its
-     * doorbell with a system call, and a critical call holds off safepoints for its duration. The reference
-     * measurement found no gain from critical handles on rxe under emulation, so {@code
-     * -Drdmaffm.criticalPoll=false} turns it off for comparison.
+     * The extended send API ({@code ibv_wr_*}): builders take (qpx, wr_id, wr_flags, ...). Built with the first
+     * extended queue pair's first use.
      */
-    public static MethodHandle rdmaffm_poll_cq() {
-        return rdmaffm_poll_cq.H;
-    }
+    public static final class WorkRequests {
+        private WorkRequests() {
+        }
 
-    private static final class rdmaffm_poll_cq {
-        static final MethodHandle H = poll("rdmaffm_poll_cq");
-    }
-
-    public static MethodHandle rdmaffm_req_notify_cq() {
-        return rdmaffm_req_notify_cq.H;
-    }
-
-    private static final class rdmaffm_req_notify_cq {
-        static final MethodHandle H = plain(L, "rdmaffm_req_notify_cq", FunctionDescriptor.of(I, P, I));
-    }
-
-    public static MethodHandle rdmaffm_cq_ex_poll() {
-        return rdmaffm_cq_ex_poll.H;
-    }
-
-    private static final class rdmaffm_cq_ex_poll {
-        static final MethodHandle H = poll("rdmaffm_cq_ex_poll");
-    }
-
-    // control verbs that are inline in verbs.h
-    public static MethodHandle rdmaffm_query_port() {
-        return rdmaffm_query_port.H;
-    }
-
-    private static final class rdmaffm_query_port {
-        static final MethodHandle H = errnoCapturing(L, "rdmaffm_query_port", FunctionDescriptor.of(I, P, B, P));
-    }
-
-    public static MethodHandle rdmaffm_query_device_ex() {
-        return rdmaffm_query_device_ex.H;
-    }
-
-    private static final class rdmaffm_query_device_ex {
-        static final MethodHandle H = errnoCapturing(L, "rdmaffm_query_device_ex", FunctionDescriptor.of(I, P, P));
-    }
-
-    public static MethodHandle rdmaffm_create_cq_ex() {
-        return rdmaffm_create_cq_ex.H;
-    }
-
-    private static final class rdmaffm_create_cq_ex {
-        static final MethodHandle H = errnoCapturing(L, "rdmaffm_create_cq_ex", FunctionDescriptor.of(P, P, P));
-    }
-
-    public static MethodHandle rdmaffm_cq_ex_to_cq() {
-        return rdmaffm_cq_ex_to_cq.H;
-    }
-
-    private static final class rdmaffm_cq_ex_to_cq {
-        static final MethodHandle H = plain(L, "rdmaffm_cq_ex_to_cq", FunctionDescriptor.of(P, P));
-    }
-
-    public static MethodHandle rdmaffm_create_qp_ex() {
-        return rdmaffm_create_qp_ex.H;
-    }
-
-    private static final class rdmaffm_create_qp_ex {
-        static final MethodHandle H = errnoCapturing(L, "rdmaffm_create_qp_ex", FunctionDescriptor.of(P, P, P));
-    }
-
-    public static MethodHandle rdmaffm_create_srq_ex() {
-        return rdmaffm_create_srq_ex.H;
-    }
-
-    private static final class rdmaffm_create_srq_ex {
-        static final MethodHandle H = errnoCapturing(L, "rdmaffm_create_srq_ex", FunctionDescriptor.of(P, P, P));
-    }
-
-    public static MethodHandle rdmaffm_alloc_mw() {
-        return rdmaffm_alloc_mw.H;
-    }
-
-    private static final class rdmaffm_alloc_mw {
-        static final MethodHandle H = errnoCapturing(L, "rdmaffm_alloc_mw", FunctionDescriptor.of(P, P, I));
-    }
-
-    public static MethodHandle rdmaffm_dealloc_mw() {
-        return rdmaffm_dealloc_mw.H;
-    }
-
-    private static final class rdmaffm_dealloc_mw {
-        static final MethodHandle H = errnoCapturing(L, "rdmaffm_dealloc_mw", FunctionDescriptor.of(I, P));
-    }
-
-    public static MethodHandle rdmaffm_bind_mw() {
-        return rdmaffm_bind_mw.H;
-    }
-
-    private static final class rdmaffm_bind_mw {
-        static final MethodHandle H = errnoCapturing(L, "rdmaffm_bind_mw", FunctionDescriptor.of(I, P, P, P));
-    }
-
-    public static MethodHandle rdmaffm_inc_rkey() {
-        return rdmaffm_inc_rkey.H;
-    }
-
-    private static final class rdmaffm_inc_rkey {
-        static final MethodHandle H = plain(L, "rdmaffm_inc_rkey", FunctionDescriptor.of(I, I));
-    }
-
-    public static MethodHandle rdmaffm_modify_cq() {
-        return rdmaffm_modify_cq.H;
-    }
-
-    private static final class rdmaffm_modify_cq {
-        static final MethodHandle H = errnoCapturing(L, "rdmaffm_modify_cq", FunctionDescriptor.of(I, P, P));
-    }
-
-    // extended send API: builders take (qpx, wr_id, wr_flags, ...)
-    public static MethodHandle rdmaffm_wr_start() {
-        return rdmaffm_wr_start.H;
-    }
-
-    private static final class rdmaffm_wr_start {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_start", FunctionDescriptor.ofVoid(P));
-    }
-
-    public static MethodHandle rdmaffm_wr_complete() {
-        return rdmaffm_wr_complete.H;
-    }
-
-    private static final class rdmaffm_wr_complete {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_complete", FunctionDescriptor.of(I, P));
-    }
-
-    public static MethodHandle rdmaffm_wr_abort() {
-        return rdmaffm_wr_abort.H;
-    }
-
-    private static final class rdmaffm_wr_abort {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_abort", FunctionDescriptor.ofVoid(P));
-    }
-
-    public static MethodHandle rdmaffm_wr_send() {
-        return rdmaffm_wr_send.H;
-    }
-
-    private static final class rdmaffm_wr_send {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_send", FunctionDescriptor.ofVoid(P, J, I));
-    }
-
-    public static MethodHandle rdmaffm_wr_send_imm() {
-        return rdmaffm_wr_send_imm.H;
-    }
-
-    private static final class rdmaffm_wr_send_imm {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_send_imm", FunctionDescriptor.ofVoid(P, J, I, I));
-    }
-
-    public static MethodHandle rdmaffm_wr_send_inv() {
-        return rdmaffm_wr_send_inv.H;
-    }
-
-    private static final class rdmaffm_wr_send_inv {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_send_inv", FunctionDescriptor.ofVoid(P, J, I, I));
-    }
-
-    public static MethodHandle rdmaffm_wr_rdma_write() {
-        return rdmaffm_wr_rdma_write.H;
-    }
-
-    private static final class rdmaffm_wr_rdma_write {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_rdma_write", FunctionDescriptor.ofVoid(P, J, I, I, J));
-    }
-
-    public static MethodHandle rdmaffm_wr_rdma_write_imm() {
-        return rdmaffm_wr_rdma_write_imm.H;
-    }
-
-    private static final class rdmaffm_wr_rdma_write_imm {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_rdma_write_imm", FunctionDescriptor.ofVoid(P, J, I, I, J, I));
-    }
-
-    public static MethodHandle rdmaffm_wr_rdma_read() {
-        return rdmaffm_wr_rdma_read.H;
-    }
-
-    private static final class rdmaffm_wr_rdma_read {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_rdma_read", FunctionDescriptor.ofVoid(P, J, I, I, J));
-    }
-
-    public static MethodHandle rdmaffm_wr_atomic_cmp_swp() {
-        return rdmaffm_wr_atomic_cmp_swp.H;
-    }
-
-    private static final class rdmaffm_wr_atomic_cmp_swp {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_atomic_cmp_swp", FunctionDescriptor.ofVoid(P, J, I, I, J, J, J));
-    }
-
-    public static MethodHandle rdmaffm_wr_atomic_fetch_add() {
-        return rdmaffm_wr_atomic_fetch_add.H;
-    }
-
-    private static final class rdmaffm_wr_atomic_fetch_add {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_atomic_fetch_add", FunctionDescriptor.ofVoid(P, J, I, I, J, J));
-    }
-
-    public static MethodHandle rdmaffm_wr_local_inv() {
-        return rdmaffm_wr_local_inv.H;
-    }
-
-    private static final class rdmaffm_wr_local_inv {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_local_inv", FunctionDescriptor.ofVoid(P, J, I, I));
-    }
-
-    public static MethodHandle rdmaffm_wr_bind_mw() {
-        return rdmaffm_wr_bind_mw.H;
-    }
-
-    private static final class rdmaffm_wr_bind_mw {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_bind_mw", FunctionDescriptor.ofVoid(P, J, I, P, I, P));
-    }
-
-    public static MethodHandle rdmaffm_wr_set_sge() {
-        return rdmaffm_wr_set_sge.H;
-    }
-
-    private static final class rdmaffm_wr_set_sge {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_set_sge", FunctionDescriptor.ofVoid(P, I, J, I));
-    }
-
-    public static MethodHandle rdmaffm_wr_set_sge_list() {
-        return rdmaffm_wr_set_sge_list.H;
-    }
-
-    private static final class rdmaffm_wr_set_sge_list {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_set_sge_list", FunctionDescriptor.ofVoid(P, J, P));
-    }
-
-    public static MethodHandle rdmaffm_wr_set_inline_data() {
-        return rdmaffm_wr_set_inline_data.H;
-    }
-
-    private static final class rdmaffm_wr_set_inline_data {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_set_inline_data", FunctionDescriptor.ofVoid(P, P, J));
-    }
-
-    public static MethodHandle rdmaffm_wr_set_ud_addr() {
-        return rdmaffm_wr_set_ud_addr.H;
-    }
-
-    private static final class rdmaffm_wr_set_ud_addr {
-        static final MethodHandle H = plain(L, "rdmaffm_wr_set_ud_addr", FunctionDescriptor.ofVoid(P, P, I, I));
+        public static final MethodHandle rdmaffm_wr_start = plain(L, "rdmaffm_wr_start", FunctionDescriptor.ofVoid(P));
+        public static final MethodHandle rdmaffm_wr_complete = plain(L, "rdmaffm_wr_complete", FunctionDescriptor.of(I, P));
+        public static final MethodHandle rdmaffm_wr_abort = plain(L, "rdmaffm_wr_abort", FunctionDescriptor.ofVoid(P));
+        public static final MethodHandle rdmaffm_wr_send = plain(L, "rdmaffm_wr_send", FunctionDescriptor.ofVoid(P, J, I));
+        public static final MethodHandle rdmaffm_wr_send_imm = plain(L, "rdmaffm_wr_send_imm", FunctionDescriptor.ofVoid(P, J, I, I));
+        public static final MethodHandle rdmaffm_wr_send_inv = plain(L, "rdmaffm_wr_send_inv", FunctionDescriptor.ofVoid(P, J, I, I));
+        public static final MethodHandle rdmaffm_wr_rdma_write = plain(L, "rdmaffm_wr_rdma_write", FunctionDescriptor.ofVoid(P, J, I, I, J));
+        public static final MethodHandle rdmaffm_wr_rdma_write_imm = plain(L, "rdmaffm_wr_rdma_write_imm", FunctionDescriptor.ofVoid(P, J, I, I, J, I));
+        public static final MethodHandle rdmaffm_wr_rdma_read = plain(L, "rdmaffm_wr_rdma_read", FunctionDescriptor.ofVoid(P, J, I, I, J));
+        public static final MethodHandle rdmaffm_wr_atomic_cmp_swp = plain(L, "rdmaffm_wr_atomic_cmp_swp", FunctionDescriptor.ofVoid(P, J, I, I, J, J, J));
+        public static final MethodHandle rdmaffm_wr_atomic_fetch_add = plain(L, "rdmaffm_wr_atomic_fetch_add", FunctionDescriptor.ofVoid(P, J, I, I, J, J));
+        public static final MethodHandle rdmaffm_wr_local_inv = plain(L, "rdmaffm_wr_local_inv", FunctionDescriptor.ofVoid(P, J, I, I));
+        public static final MethodHandle rdmaffm_wr_bind_mw = plain(L, "rdmaffm_wr_bind_mw", FunctionDescriptor.ofVoid(P, J, I, P, I, P));
+        public static final MethodHandle rdmaffm_wr_set_sge = plain(L, "rdmaffm_wr_set_sge", FunctionDescriptor.ofVoid(P, I, J, I));
+        public static final MethodHandle rdmaffm_wr_set_sge_list = plain(L, "rdmaffm_wr_set_sge_list", FunctionDescriptor.ofVoid(P, J, P));
+        public static final MethodHandle rdmaffm_wr_set_inline_data = plain(L, "rdmaffm_wr_set_inline_data", FunctionDescriptor.ofVoid(P, P, J));
+        public static final MethodHandle rdmaffm_wr_set_ud_addr = plain(L, "rdmaffm_wr_set_ud_addr", FunctionDescriptor.ofVoid(P, P, I, I));
     }
 
     private static MethodHandle poll(String name) {
