@@ -1,6 +1,7 @@
 import io.rdmaffm.verbs.Context;
 import io.rdmaffm.verbs.GidEntry;
 
+import java.lang.invoke.MethodHandle;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 
@@ -40,14 +41,10 @@ public final class StartupProbe {
                 mainAt - start, doneAt - mainAt, doneAt - start, what);
     }
 
-    /** The handle, from a static field (built with its class) or an accessor method (built on first use). */
+    /** The handle: a static final MethodHandle (built with its class) or a LazyHandle's (built on first use). */
     private static Object handle(String spec) throws Exception {
         String[] p = spec.split(":");
-        Class<?> c = Class.forName("io.rdmaffm.verbs.raw." + p[0]);
-        try {
-            return c.getMethod(p[1]).invoke(null);
-        } catch (NoSuchMethodException e) {
-            return c.getField(p[1]).get(null);
-        }
+        Object field = Class.forName("io.rdmaffm.verbs.raw." + p[0]).getField(p[1]).get(null);
+        return field instanceof MethodHandle ? field : field.getClass().getMethod("handle").invoke(field);
     }
 }
