@@ -17,7 +17,7 @@ import io.rdmaffm.verbs.SendWorkRequests;
 /**
  * Post+poll operations per second through the public API, as AllocationRdmaTest's loop: one signaled 8-byte
  * RDMA WRITE on an RC queue pair connected to itself, posted, then polled to completion, N times after a
- * warm-up. Runs on the class path against either jar (see postpoll.sh), so the same source measures the binding
+ * warm-up. Runs on the class path against either jar (see compare.sh), so the same source measures the binding
  * before and after a change.
  *   usage: PostPollProbe DEVICE GID_INDEX OPS
  */

@@ -9,7 +9,7 @@ import java.util.List;
  * How long a fresh JVM takes to open a device and read what a perftest server reads before it listens:
  * {@code Context.open}, {@code queryDevice}, {@code queryPort(1)} and the GID table. Prints one line of
  * milliseconds: JVM start to main, main to done, JVM start to done. Run on the class path against either jar
- * (see startup.sh), so the same source measures the binding before and after a change.
+ * (see compare.sh), so the same source measures the binding before and after a change.
  *
  * <p>{@code --handles} is the part a host without RDMA can run: it only obtains the downcall handles that path
  * calls (through the raw layer, which the class path leaves reachable), eagerly built or not.
