@@ -35,6 +35,21 @@ public interface VerbsBridge {
     Object queuePairAttributes(MemorySegment ibvQpAttr, int mask);
 
     /**
+     * The native pointer of an open verbs object (throws IllegalStateException if it is closed), for the JNI
+     * comparison in the benchmarks module, which reaches this package on the class path; not used by rdma_cm.
+     */
+    MemorySegment handle(Object verbsObject);
+
+    /** The verbs package's implementation, once any verbs object class is initialized (as after Context.open). */
+    static VerbsBridge get() {
+        VerbsBridge bridge = Holder.bridge;
+        if (bridge == null) {
+            throw new IllegalStateException("the verbs package is not initialized yet: open a Context first");
+        }
+        return bridge;
+    }
+
+    /**
      * The verbs package's implementation, initializing {@code verbsClass} first if it is not installed yet: any
      * verbs object class (e.g. Context), whose initialization runs NativeObject's, which installs it.
      */
