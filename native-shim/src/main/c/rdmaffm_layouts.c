@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <fcntl.h>
+#include <errno.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
@@ -170,7 +171,8 @@ static const struct rdmaffm_layout_entry table[] = {
 	S(rdma_route), O(rdma_route, addr), O(rdma_route, path_rec), O(rdma_route, num_paths),
 	S(rdma_cm_id), O(rdma_cm_id, verbs), O(rdma_cm_id, channel), O(rdma_cm_id, context), O(rdma_cm_id, qp),
 	O(rdma_cm_id, route), O(rdma_cm_id, route.addr), O(rdma_cm_id, route.addr.src_addr),
-	O(rdma_cm_id, route.addr.dst_addr), O(rdma_cm_id, route.path_rec), O(rdma_cm_id, route.num_paths),
+	O(rdma_cm_id, route.addr.dst_addr), O(rdma_cm_id, route.addr.src_storage),
+	O(rdma_cm_id, route.addr.dst_storage), O(rdma_cm_id, route.path_rec), O(rdma_cm_id, route.num_paths),
 	O(rdma_cm_id, ps), O(rdma_cm_id, port_num), O(rdma_cm_id, event), O(rdma_cm_id, send_cq_channel),
 	O(rdma_cm_id, send_cq), O(rdma_cm_id, recv_cq_channel), O(rdma_cm_id, recv_cq), O(rdma_cm_id, srq),
 	O(rdma_cm_id, pd), O(rdma_cm_id, qp_type),
@@ -203,6 +205,9 @@ static const struct rdmaffm_layout_entry table[] = {
 
 	/* constants */
 	K(POLLIN), K(F_GETFL), K(F_SETFL), K(O_NONBLOCK),
+	K(ENOENT), K(EINTR), K(EAGAIN), K(ENOMEM), K(ENODEV), K(EINVAL), K(ENOSPC), K(ENOSYS), K(ENODATA),
+	K(EPROTONOSUPPORT), K(EOPNOTSUPP), K(ETIMEDOUT),
+	K(IBV_REREG_MR_CHANGE_TRANSLATION), K(IBV_REREG_MR_CHANGE_PD), K(IBV_REREG_MR_CHANGE_ACCESS),
 	K(IBV_SYSFS_NAME_MAX), K(IBV_SYSFS_PATH_MAX), K(AF_INET), K(AF_INET6),
 	K(IBV_NODE_UNKNOWN), K(IBV_NODE_CA), K(IBV_NODE_SWITCH), K(IBV_NODE_ROUTER), K(IBV_NODE_RNIC),
 	K(IBV_NODE_USNIC), K(IBV_NODE_USNIC_UDP), K(IBV_NODE_UNSPECIFIED),

@@ -1,5 +1,13 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.raw.Offsets.ibv_ah_attr;
+
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
 /**
  * struct ibv_ah_attr: how to reach a peer port. For RoCE always global (GRH) with the peer's GID and our
  * GID index; for InfiniBand the peer's LID, and a GRH only across subnets.
@@ -146,19 +154,18 @@ public final class AddressVector {
         return sb.append(", sl ").append(serviceLevel).append(']').toString();
     }
 
-    void writeTo(java.lang.foreign.MemorySegment s, long base) {
-        var l = io.rdmaffm.verbs.raw.Structs.ibv_ah_attr;
-        java.lang.foreign.MemorySegment.copy(dgid, 0, s, java.lang.foreign.ValueLayout.JAVA_BYTE,
-                base + io.rdmaffm.verbs.raw.Structs.offset(l, "grh.dgid"), 16);
-        s.set(java.lang.foreign.ValueLayout.JAVA_INT, base + io.rdmaffm.verbs.raw.Structs.offset(l, "grh.flow_label"), flowLabel);
-        s.set(java.lang.foreign.ValueLayout.JAVA_BYTE, base + io.rdmaffm.verbs.raw.Structs.offset(l, "grh.sgid_index"), (byte) sgidIndex);
-        s.set(java.lang.foreign.ValueLayout.JAVA_BYTE, base + io.rdmaffm.verbs.raw.Structs.offset(l, "grh.hop_limit"), (byte) hopLimit);
-        s.set(java.lang.foreign.ValueLayout.JAVA_BYTE, base + io.rdmaffm.verbs.raw.Structs.offset(l, "grh.traffic_class"), (byte) trafficClass);
-        s.set(java.lang.foreign.ValueLayout.JAVA_SHORT, base + io.rdmaffm.verbs.raw.Structs.offset(l, "dlid"), (short) dlid);
-        s.set(java.lang.foreign.ValueLayout.JAVA_BYTE, base + io.rdmaffm.verbs.raw.Structs.offset(l, "sl"), (byte) serviceLevel);
-        s.set(java.lang.foreign.ValueLayout.JAVA_BYTE, base + io.rdmaffm.verbs.raw.Structs.offset(l, "src_path_bits"), (byte) srcPathBits);
-        s.set(java.lang.foreign.ValueLayout.JAVA_BYTE, base + io.rdmaffm.verbs.raw.Structs.offset(l, "static_rate"), (byte) staticRate);
-        s.set(java.lang.foreign.ValueLayout.JAVA_BYTE, base + io.rdmaffm.verbs.raw.Structs.offset(l, "is_global"), (byte) (global ? 1 : 0));
-        s.set(java.lang.foreign.ValueLayout.JAVA_BYTE, base + io.rdmaffm.verbs.raw.Structs.offset(l, "port_num"), (byte) port);
+    /** Writes this as a {@code struct ibv_ah_attr} at {@code base} of {@code s}. */
+    void writeTo(MemorySegment s, long base) {
+        MemorySegment.copy(dgid, 0, s, JAVA_BYTE, base + ibv_ah_attr.grh__dgid, 16);
+        s.set(JAVA_INT, base + ibv_ah_attr.grh__flow_label, flowLabel);
+        s.set(JAVA_BYTE, base + ibv_ah_attr.grh__sgid_index, (byte) sgidIndex);
+        s.set(JAVA_BYTE, base + ibv_ah_attr.grh__hop_limit, (byte) hopLimit);
+        s.set(JAVA_BYTE, base + ibv_ah_attr.grh__traffic_class, (byte) trafficClass);
+        s.set(JAVA_SHORT, base + ibv_ah_attr.dlid, (short) dlid);
+        s.set(JAVA_BYTE, base + ibv_ah_attr.sl, (byte) serviceLevel);
+        s.set(JAVA_BYTE, base + ibv_ah_attr.src_path_bits, (byte) srcPathBits);
+        s.set(JAVA_BYTE, base + ibv_ah_attr.static_rate, (byte) staticRate);
+        s.set(JAVA_BYTE, base + ibv_ah_attr.is_global, (byte) (global ? 1 : 0));
+        s.set(JAVA_BYTE, base + ibv_ah_attr.port_num, (byte) port);
     }
 }

@@ -1,5 +1,6 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.raw.Constants;
 /**
  * One async event of a device ({@code struct ibv_async_event}), already acknowledged.
  *
@@ -29,17 +30,18 @@ public record AsyncEvent(String type, int code, String description, int portNumb
 
     /** True when this is a CQ event ({@code element.cq}, CQ_ERR) about {@code cq}. */
     public boolean concerns(CompletionQueue cq) {
-        return code == 0 && names(cq);
+        return code == Constants.IBV_EVENT_CQ_ERR && names(cq);
     }
 
     /** True when this is an SRQ event ({@code element.srq}) about {@code srq}. */
     public boolean concerns(SharedReceiveQueue srq) {
-        return (code == 14 || code == 15) && names(srq);
+        return (code == Constants.IBV_EVENT_SRQ_ERR || code == Constants.IBV_EVENT_SRQ_LIMIT_REACHED) && names(srq);
     }
 
     /** True for the events whose element is a queue pair. */
     public boolean isQueuePairEvent() {
-        return (code >= 1 && code <= 7) || code == 16;
+        return (code >= Constants.IBV_EVENT_QP_FATAL && code <= Constants.IBV_EVENT_PATH_MIG_ERR)
+                || code == Constants.IBV_EVENT_QP_LAST_WQE_REACHED;
     }
 
     private boolean names(NativeObject object) {

@@ -1,7 +1,11 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.Errors;
+import io.rdmaffm.verbs.internal.Fds;
+import io.rdmaffm.verbs.raw.Constants;
 import io.rdmaffm.verbs.raw.Downcalls;
 import io.rdmaffm.verbs.raw.Ibv;
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.Arena;
@@ -34,38 +38,50 @@ public final class AsyncEvents {
 
     AsyncEvents(Context context) {
         this.context = context;
-        CompletionChannel.setNonBlocking(context.asyncEventFd());
+        Fds.setNonBlocking(context.asyncEventFd(), "fd");
     }
 
     /** The next event, or null if none arrives within {@code timeout}. */
     public AsyncEvent next(Duration timeout) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pfd = arena.allocate(Structs.pollfd);
-            if (!CompletionChannel.waitReadable(pfd, context.asyncEventFd(), timeout)) {
+            long nanos = timeout == null ? -1 : Math.max(0, timeout.toNanos());
+            if (!Fds.awaitReadable(pfd, context.asyncEventFd(), nanos, "fd")) {
                 return null;
             }
             MemorySegment ev = arena.allocate(Structs.ibv_async_event);
-            int rc = (int) Ibv.ibv_get_async_event.invokeExact(Downcalls.errnoState(), context.handle(), ev);
+            int rc = context.call(h -> (int) Ibv.ibv_get_async_event.handle().invokeExact(Downcalls.errnoState(), h, ev));
             if (rc != 0) {
                 int errno = Downcalls.errno();
-                if (errno == 11) {
+                if (errno == Constants.EAGAIN) {
                     return null;
                 }
-                throw VerbsException.of("ibv_get_async_event", errno, "device " + context.name());
+                throw Errors.of("ibv_get_async_event", errno, "device " + context.name());
             }
-            int code = ev.get(JAVA_INT, Structs.offset(Structs.ibv_async_event, "event_type"));
-            String name = code >= 0 && code < NAMES.length ? NAMES[code] : "UNKNOWN_" + code;
-            boolean portEvent = code == 9 || code == 10 || code == 11 || code == 12 || code == 13 || code == 17 || code == 18;
-            int port = portEvent ? ev.get(JAVA_INT, 0) : 0;
-            long element = portEvent || code == 8 ? 0 : ev.get(ADDRESS, 0).address();
-            MemorySegment text = (MemorySegment) Ibv.ibv_event_type_str.invokeExact(code);
+            return acknowledged(ev);
+        }
+    }
+
+    /** Copies the event, then acknowledges it (ibv_destroy_qp/_cq/_srq wait until their events are). */
+    private static AsyncEvent acknowledged(MemorySegment ev) {
+        int code = ev.get(JAVA_INT, Offsets.ibv_async_event.event_type);
+        String name = code >= 0 && code < NAMES.length ? NAMES[code] : "UNKNOWN_" + code;
+        boolean portEvent = switch (code) {
+            case Constants.IBV_EVENT_PORT_ACTIVE, Constants.IBV_EVENT_PORT_ERR, Constants.IBV_EVENT_LID_CHANGE,
+                 Constants.IBV_EVENT_PKEY_CHANGE, Constants.IBV_EVENT_SM_CHANGE,
+                 Constants.IBV_EVENT_CLIENT_REREGISTER, Constants.IBV_EVENT_GID_CHANGE -> true;
+            default -> false;
+        };
+        int port = portEvent ? ev.get(JAVA_INT, Offsets.ibv_async_event.element) : 0;
+        long element = portEvent || code == Constants.IBV_EVENT_DEVICE_FATAL ? 0
+                : ev.get(ADDRESS, Offsets.ibv_async_event.element).address();
+        try {
+            MemorySegment text = (MemorySegment) Ibv.ibv_event_type_str.handle().invokeExact(code);
             String description = text.reinterpret(256).getString(0);
-            Ibv.ibv_ack_async_event.invokeExact(ev);
+            Ibv.ibv_ack_async_event.handle().invokeExact(ev);
             return new AsyncEvent(name, code, description, port, element);
-        } catch (RuntimeException | Error e) {
-            throw e;
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
         }
     }
 }

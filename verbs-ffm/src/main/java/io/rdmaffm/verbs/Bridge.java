@@ -4,16 +4,8 @@ import io.rdmaffm.verbs.internal.VerbsBridge;
 
 import java.lang.foreign.MemorySegment;
 
-/** The verbs side of {@link VerbsBridge}, installed by {@link Context}. */
+/** The verbs side of {@link VerbsBridge}, installed by {@link NativeObject}. */
 final class Bridge implements VerbsBridge {
-
-    @Override
-    public MemorySegment handle(Object verbsObject) {
-        if (verbsObject instanceof NativeObject n) {
-            return n.handle();
-        }
-        throw new IllegalArgumentException("not a verbs object: " + verbsObject);
-    }
 
     @Override
     public Context borrowedContext(MemorySegment ibvContext) {
@@ -21,9 +13,18 @@ final class Bridge implements VerbsBridge {
     }
 
     @Override
-    public QueuePair createQueuePair(ProtectionDomain pd, QueuePairInit init, String verb, QueuePairCreator creator,
+    public QueuePair createQueuePair(Object protectionDomain, Object init, String verb, QueuePairCreator creator,
                                      Runnable destroyer) {
-        return QueuePair.createExternally(pd, init, verb, creator, destroyer);
+        return QueuePair.createExternally((ProtectionDomain) protectionDomain, (QueuePairInit) init, verb, creator,
+                destroyer);
+    }
+
+    @Override
+    public MemorySegment handle(Object verbsObject) {
+        if (verbsObject instanceof NativeObject n) {
+            return n.handle();
+        }
+        throw new IllegalArgumentException("not a verbs object: " + verbsObject);
     }
 
     @Override

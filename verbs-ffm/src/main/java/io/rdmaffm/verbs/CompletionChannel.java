@@ -1,9 +1,11 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.Errors;
+import io.rdmaffm.verbs.internal.Fds;
 import io.rdmaffm.verbs.raw.Constants;
 import io.rdmaffm.verbs.raw.Downcalls;
 import io.rdmaffm.verbs.raw.Ibv;
-import io.rdmaffm.verbs.raw.LibC;
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.Arena;
@@ -14,18 +16,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * {@code struct ibv_comp_channel}: where armed CQs signal completion events. Wait with a timeout
  * ({@link #awaitEvent(Duration)}), or put {@link #fd()} in your own event loop (it is non-blocking).
  */
 public final class CompletionChannel extends NativeObject {
-    // Resolved once: waitReadable runs on every event wait of the -e data path.
-    private static final long POLLFD_FD = Structs.offset(Structs.pollfd, "fd");
-    private static final long POLLFD_EVENTS = Structs.offset(Structs.pollfd, "events");
-    private static final long POLLFD_REVENTS = Structs.offset(Structs.pollfd, "revents");
-
     private final Context context;
     private final int fd;
     private final Map<Long, CompletionQueue> queues = new ConcurrentHashMap<>();
@@ -37,25 +33,8 @@ public final class CompletionChannel extends NativeObject {
     CompletionChannel(Context context, MemorySegment handle) {
         super(context, "completion channel", handle);
         this.context = context;
-        this.fd = handle.get(JAVA_INT, Structs.offset(Structs.ibv_comp_channel, "fd"));
-        setNonBlocking(fd);
-    }
-
-    static void setNonBlocking(int fd) {
-        try {
-            int flags = (int) LibC.fcntl.invokeExact(Downcalls.errnoState(), fd, Constants.F_GETFL, 0);
-            if (flags < 0) {
-                throw VerbsException.of("fcntl", Downcalls.errno(), "F_GETFL on fd " + fd);
-            }
-            int rc = (int) LibC.fcntl.invokeExact(Downcalls.errnoState(), fd, Constants.F_SETFL, flags | Constants.O_NONBLOCK);
-            if (rc < 0) {
-                throw VerbsException.of("fcntl", Downcalls.errno(), "F_SETFL O_NONBLOCK on fd " + fd);
-            }
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        this.fd = handle.get(JAVA_INT, Offsets.ibv_comp_channel.fd);
+        Fds.setNonBlocking(fd, "fd");
     }
 
     /** The channel's file descriptor (non-blocking), readable when an event is pending. */
@@ -78,63 +57,53 @@ public final class CompletionChannel extends NativeObject {
      * {@link CompletionQueue#requestNotify(boolean)} before polling it, so no completion is missed.
      */
     public synchronized CompletionQueue awaitEvent(Duration timeout) {
-        MemorySegment h = handle();
-        if (!waitReadable(pollFd, fd, timeout)) {
+        handle();
+        if (!Fds.awaitReadable(pollFd, fd, timeout == null ? -1 : Math.max(0, timeout.toNanos()), "fd")) {
             return null;
         }
+        MemorySegment h = life.enter();
+        int rc;
         try {
-            int rc = (int) Ibv.ibv_get_cq_event.invokeExact(Downcalls.errnoState(), h, cqOut, ctxOut);
-            if (rc != 0) {
-                int errno = Downcalls.errno();
-                if (errno == 11) { // EAGAIN: another reader took it
-                    return null;
-                }
-                throw VerbsException.of("ibv_get_cq_event", errno, "device " + context.name());
-            }
-            MemorySegment cqPtr = cqOut.get(ADDRESS, 0);
-            Ibv.ibv_ack_cq_events.invokeExact(cqPtr, 1);
-            CompletionQueue cq = queues.get(cqPtr.address());
-            if (cq == null) {
-                throw new IllegalStateException("event for an unknown CQ 0x" + Long.toHexString(cqPtr.address()));
-            }
-            return cq;
-        } catch (RuntimeException | Error e) {
-            throw e;
+            rc = (int) Ibv.ibv_get_cq_event.handle().invokeExact(Downcalls.errnoState(), h, cqOut, ctxOut);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            life.exit();
         }
+        if (rc != 0) {
+            int errno = Downcalls.errno();
+            if (errno == Constants.EAGAIN) { // another reader took it
+                return null;
+            }
+            throw Errors.of("ibv_get_cq_event", errno, "device " + context.name());
+        }
+        MemorySegment cqPtr = cqOut.get(ADDRESS, 0);
+        // Through the pointer, not the CQ's guard: ibv_destroy_cq waits until every event of the CQ is
+        // acknowledged, so the CQ cannot be freed before this, and a close in progress needs it to finish.
+        try {
+            Ibv.ibv_ack_cq_events.handle().invokeExact(cqPtr, 1);
+        } catch (Throwable t) {
+            throw Errors.unchecked(t);
+        }
+        CompletionQueue cq = queues.get(cqPtr.address());
+        if (cq == null) {
+            throw new IllegalStateException("event for an unknown CQ 0x" + Long.toHexString(cqPtr.address()));
+        }
+        return cq;
     }
 
-    /** poll(2) on one fd; true when readable, false on timeout. A negative timeout waits forever. */
-    static boolean waitReadable(MemorySegment pollFd, int fd, Duration timeout) {
-        long ms = timeout == null ? -1 : Math.max(0, timeout.toMillis());
-        pollFd.set(JAVA_INT, POLLFD_FD, fd);
-        pollFd.set(JAVA_SHORT, POLLFD_EVENTS, (short) Constants.POLLIN);
-        pollFd.set(JAVA_SHORT, POLLFD_REVENTS, (short) 0);
-        try {
-            while (true) {
-                int n = (int) LibC.poll.invokeExact(Downcalls.errnoState(), pollFd, 1L, (int) Math.min(ms, Integer.MAX_VALUE));
-                if (n > 0) {
-                    return true;
-                }
-                if (n == 0) {
-                    return false;
-                }
-                int errno = Downcalls.errno();
-                if (errno != 4) { // EINTR: retry
-                    throw VerbsException.of("poll", errno, "fd " + fd);
-                }
-            }
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+    /**
+     * {@code ibv_destroy_comp_channel}; refused while CQs use the channel. Waits for an {@link #awaitEvent} in
+     * progress (its poll(2) uses this channel's memory, freed here).
+     */
+    @Override
+    public synchronized void close() {
+        super.close();
     }
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Ibv.ibv_destroy_comp_channel, "ibv_destroy_comp_channel", handle, "device " + context.name());
+        destroyWith(Ibv.ibv_destroy_comp_channel.handle(), "ibv_destroy_comp_channel", handle, "device " + context.name());
     }
 
     @Override

@@ -1,19 +1,26 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.Errors;
+import io.rdmaffm.verbs.internal.Lifetime;
+import io.rdmaffm.verbs.raw.Constants;
 import io.rdmaffm.verbs.raw.Downcalls;
 import io.rdmaffm.verbs.raw.Ibv;
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Shim;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * {@code struct ibv_cq}, or an extended {@code ibv_cq_ex} (same API; polled through start/next/end_poll).
  * {@link #poll(Completions)} is the data path: one downcall, no allocation. Poll from one thread at a time.
+ * {@link #close()} may come from another thread while one polls: it waits for the poll in progress to return,
+ * and the next poll throws IllegalStateException.
  */
 public final class CompletionQueue extends NativeObject {
     private final Context context;
@@ -29,10 +36,27 @@ public final class CompletionQueue extends NativeObject {
         this.channel = channel;
         this.extended = extended;
         this.pollHandle = pollHandle;
-        this.capacity = handle.get(JAVA_INT, Structs.offset(Structs.ibv_cq, "cqe"));
+        this.capacity = handle.get(JAVA_INT, Offsets.ibv_cq.cqe);
         if (channel != null) {
             channel.register(this);
         }
+    }
+
+    /**
+     * Runs a create verb with the context's and the channel's pointers: the CQ's parent (its channel, or the
+     * context without one) holds its place from before the verb; with a channel, the context's guard keeps the
+     * context (which may not be the channel's) open for the verb too.
+     */
+    private static CompletionQueue make(Context context, CompletionChannel channel, CreateVerb verb) {
+        if (channel == null) {
+            return context.life.create(ctx -> verb.create(ctx, MemorySegment.NULL));
+        }
+        return context.call(ctx -> channel.life.create(ch -> verb.create(ctx, ch)));
+    }
+
+    @FunctionalInterface
+    private interface CreateVerb {
+        CompletionQueue create(MemorySegment context, MemorySegment channel) throws Throwable;
     }
 
     /** {@code ibv_create_cq}. */
@@ -40,21 +64,16 @@ public final class CompletionQueue extends NativeObject {
         if (entries < 1) {
             throw new IllegalArgumentException("a CQ needs at least one entry, not " + entries);
         }
-        MemorySegment channelHandle = channel == null ? MemorySegment.NULL : channel.handle();
-        try {
-            MemorySegment cq = (MemorySegment) Ibv.ibv_create_cq.invokeExact(Downcalls.errnoState(), context.handle(),
-                    entries, MemorySegment.NULL, channelHandle, vector);
+        return make(context, channel, (ctx, ch) -> {
+            MemorySegment cq = (MemorySegment) Ibv.ibv_create_cq.handle().invokeExact(Downcalls.errnoState(), ctx, entries,
+                    MemorySegment.NULL, ch, vector);
             if (cq.equals(MemorySegment.NULL)) {
-                throw VerbsException.of("ibv_create_cq", Downcalls.errno(), "device " + context.name() + ", " + entries
+                throw Errors.of("ibv_create_cq", Downcalls.errno(), "device " + context.name() + ", " + entries
                         + " entries, vector " + vector);
             }
             cq = cq.reinterpret(Structs.ibv_cq.byteSize());
             return new CompletionQueue(context, channel, cq, cq, false);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        });
     }
 
     /** {@code ibv_create_cq_ex} with the standard completion fields. */
@@ -62,26 +81,23 @@ public final class CompletionQueue extends NativeObject {
         if (entries < 1) {
             throw new IllegalArgumentException("a CQ needs at least one entry, not " + entries);
         }
-        var l = Structs.ibv_cq_init_attr_ex;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(l);
-            attr.set(JAVA_INT, Structs.offset(l, "cqe"), entries);
-            attr.set(java.lang.foreign.ValueLayout.ADDRESS, Structs.offset(l, "channel"),
-                    channel == null ? MemorySegment.NULL : channel.handle());
-            attr.set(JAVA_INT, Structs.offset(l, "comp_vector"), vector);
-            attr.set(JAVA_LONG, Structs.offset(l, "wc_flags"), io.rdmaffm.verbs.raw.Constants.IBV_WC_STANDARD_FLAGS);
-            MemorySegment cqx = (MemorySegment) Shim.rdmaffm_create_cq_ex.invokeExact(Downcalls.errnoState(),
-                    context.handle(), attr);
-            if (cqx.equals(MemorySegment.NULL)) {
-                throw VerbsException.of("ibv_create_cq_ex", Downcalls.errno(), "device " + context.name() + ", "
-                        + entries + " entries");
-            }
-            MemorySegment cq = ((MemorySegment) Shim.rdmaffm_cq_ex_to_cq.invokeExact(cqx)).reinterpret(Structs.ibv_cq.byteSize());
-            return new CompletionQueue(context, channel, cq, cqx.reinterpret(Structs.ibv_cq_ex.byteSize()), true);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            MemorySegment attr = arena.allocate(Structs.ibv_cq_init_attr_ex);
+            attr.set(JAVA_INT, Offsets.ibv_cq_init_attr_ex.cqe, entries);
+            attr.set(JAVA_INT, Offsets.ibv_cq_init_attr_ex.comp_vector, vector);
+            attr.set(JAVA_LONG, Offsets.ibv_cq_init_attr_ex.wc_flags, Constants.IBV_WC_STANDARD_FLAGS);
+            return make(context, channel, (ctx, ch) -> {
+                attr.set(ADDRESS, Offsets.ibv_cq_init_attr_ex.channel, ch);
+                MemorySegment cqx = (MemorySegment) Shim.rdmaffm_create_cq_ex.handle().invokeExact(Downcalls.errnoState(),
+                        ctx, attr);
+                if (cqx.equals(MemorySegment.NULL)) {
+                    throw Errors.of("ibv_create_cq_ex", Downcalls.errno(), "device " + context.name() + ", "
+                            + entries + " entries");
+                }
+                MemorySegment cq = ((MemorySegment) Shim.rdmaffm_cq_ex_to_cq.handle().invokeExact(cqx))
+                        .reinterpret(Structs.ibv_cq.byteSize());
+                return new CompletionQueue(context, channel, cq, cqx.reinterpret(Structs.ibv_cq_ex.byteSize()), true);
+            });
         }
     }
 
@@ -108,21 +124,24 @@ public final class CompletionQueue extends NativeObject {
      * Polls up to {@code completions.capacity()} completions ({@code ibv_poll_cq}, or
      * {@code ibv_start_poll}/{@code ibv_next_poll}/{@code ibv_end_poll} for an extended CQ) into the array.
      * Returns how many; 0 when the CQ is empty. A failed completion is data: check
-     * {@link Completions#status(int)}.
+     * {@link Completions#status(int)}. Throws IllegalStateException once the CQ is closed (or being closed).
      */
     public int poll(Completions completions) {
-        MemorySegment h = handle();
+        Lifetime l = life;
+        MemorySegment h = l.enter();
         int n;
         try {
             n = extended
-                    ? (int) Shim.rdmaffm_cq_ex_poll.invokeExact(pollHandle, completions.capacity(), completions.array)
-                    : (int) Shim.rdmaffm_poll_cq.invokeExact(h, completions.capacity(), completions.array);
+                    ? (int) Shim.DataPath.rdmaffm_cq_ex_poll.invokeExact(pollHandle, completions.capacity(), completions.array)
+                    : (int) Shim.DataPath.rdmaffm_poll_cq.invokeExact(h, completions.capacity(), completions.array);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            l.exit();
         }
         if (n < 0) {
             completions.count = 0;
-            throw VerbsException.of(extended ? "ibv_start_poll" : "ibv_poll_cq", -n, "device " + context.name());
+            throw Errors.of(extended ? "ibv_start_poll" : "ibv_poll_cq", -n, "device " + context.name());
         }
         completions.count = n;
         return n;
@@ -133,35 +152,23 @@ public final class CompletionQueue extends NativeObject {
         if (channel == null) {
             throw new IllegalStateException("this completion queue has no completion channel to notify");
         }
-        try {
-            int rc = (int) Shim.rdmaffm_req_notify_cq.invokeExact(handle(), solicitedOnly ? 1 : 0);
-            if (rc != 0) {
-                throw VerbsException.of("ibv_req_notify_cq", rc, "device " + context.name());
-            }
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+        int rc = call(h -> (int) Shim.DataPath.rdmaffm_req_notify_cq.invokeExact(h, solicitedOnly ? 1 : 0));
+        if (rc != 0) {
+            throw Errors.of("ibv_req_notify_cq", rc, "device " + context.name());
         }
     }
 
     /** {@code ibv_resize_cq}; returns the new capacity. */
     public int resize(int entries) {
-        try {
-            int rc = (int) Ibv.ibv_resize_cq.invokeExact(Downcalls.errnoState(), handle(), entries);
-            Context.check("ibv_resize_cq", rc, "device " + context.name() + ", " + entries + " entries");
-            capacity = handle().get(JAVA_INT, Structs.offset(Structs.ibv_cq, "cqe"));
-            return capacity;
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        int rc = call(h -> (int) Ibv.ibv_resize_cq.handle().invokeExact(Downcalls.errnoState(), h, entries));
+        Errors.check("ibv_resize_cq", rc, "device " + context.name() + ", " + entries + " entries");
+        capacity = call(h -> h.get(JAVA_INT, Offsets.ibv_cq.cqe));
+        return capacity;
     }
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Ibv.ibv_destroy_cq, "ibv_destroy_cq", handle, "device " + context.name());
+        destroyWith(Ibv.ibv_destroy_cq.handle(), "ibv_destroy_cq", handle, "device " + context.name());
         if (channel != null) {
             channel.unregister(this);
         }

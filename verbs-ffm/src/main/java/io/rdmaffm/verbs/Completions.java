@@ -1,5 +1,6 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.Arena;
@@ -17,18 +18,18 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  */
 public final class Completions implements AutoCloseable {
     static final long SIZE = Structs.ibv_wc.byteSize();
-    private static final long WR_ID = Structs.offset(Structs.ibv_wc, "wr_id");
-    private static final long STATUS = Structs.offset(Structs.ibv_wc, "status");
-    private static final long OPCODE = Structs.offset(Structs.ibv_wc, "opcode");
-    private static final long VENDOR_ERR = Structs.offset(Structs.ibv_wc, "vendor_err");
-    private static final long BYTE_LEN = Structs.offset(Structs.ibv_wc, "byte_len");
-    private static final long IMM = Structs.offset(Structs.ibv_wc, "imm_data");
-    private static final long QP_NUM = Structs.offset(Structs.ibv_wc, "qp_num");
-    private static final long SRC_QP = Structs.offset(Structs.ibv_wc, "src_qp");
-    private static final long WC_FLAGS = Structs.offset(Structs.ibv_wc, "wc_flags");
-    private static final long PKEY_INDEX = Structs.offset(Structs.ibv_wc, "pkey_index");
-    private static final long SLID = Structs.offset(Structs.ibv_wc, "slid");
-    private static final long SL = Structs.offset(Structs.ibv_wc, "sl");
+    private static final long WR_ID = Offsets.ibv_wc.wr_id;
+    private static final long STATUS = Offsets.ibv_wc.status;
+    private static final long OPCODE = Offsets.ibv_wc.opcode;
+    private static final long VENDOR_ERR = Offsets.ibv_wc.vendor_err;
+    private static final long BYTE_LEN = Offsets.ibv_wc.byte_len;
+    private static final long IMM = Offsets.ibv_wc.imm_data;
+    private static final long QP_NUM = Offsets.ibv_wc.qp_num;
+    private static final long SRC_QP = Offsets.ibv_wc.src_qp;
+    private static final long WC_FLAGS = Offsets.ibv_wc.wc_flags;
+    private static final long PKEY_INDEX = Offsets.ibv_wc.pkey_index;
+    private static final long SLID = Offsets.ibv_wc.slid;
+    private static final long SL = Offsets.ibv_wc.sl;
 
     /** IBV_WC_WITH_IMM: immData() is valid. */
     public static final int WITH_IMM = 1 << 1;

@@ -1,8 +1,12 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.Errors;
 import io.rdmaffm.verbs.raw.Downcalls;
 import io.rdmaffm.verbs.raw.Ibv;
 import io.rdmaffm.verbs.raw.LibC;
+import io.rdmaffm.verbs.raw.Offsets.ibv_device_attr;
+import io.rdmaffm.verbs.raw.Offsets.ibv_port_attr;
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Shim;
 import io.rdmaffm.verbs.raw.ShimInfo;
 import io.rdmaffm.verbs.raw.Structs;
@@ -12,6 +16,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -21,15 +27,12 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * An open RDMA device ({@code struct ibv_context}): the root of every other verbs object. Queries are
- * safe from any thread; closing is refused while objects created from it are open.
+ * safe from any thread; closing is refused while objects created from it are open, and waits for queries in
+ * progress on other threads (later ones throw IllegalStateException).
  */
 public final class Context extends NativeObject {
-    static {
-        io.rdmaffm.verbs.internal.VerbsBridge.install(new Bridge());
-    }
-
     /** Contexts librdmacm opened, one wrapper per ibv_context so PDs made through any id on it are shared. */
-    private static final java.util.Map<Long, Context> BORROWED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Long, Context> BORROWED = new ConcurrentHashMap<>();
 
     private final RdmaDevice device;
     private final boolean borrowed;
@@ -47,7 +50,7 @@ public final class Context extends NativeObject {
     static Context borrowed(MemorySegment ibvContext) {
         return BORROWED.computeIfAbsent(ibvContext.address(), a -> {
             MemorySegment ctx = ibvContext.reinterpret(Structs.ibv_context.byteSize());
-            MemorySegment dev = ctx.get(ADDRESS, Structs.offset(Structs.ibv_context, "device"));
+            MemorySegment dev = ctx.get(ADDRESS, Offsets.ibv_context.device);
             return new Context(RdmaDevice.describe(dev), ctx, true);
         });
     }
@@ -81,9 +84,9 @@ public final class Context extends NativeObject {
             }
             described[0] = d;
             try {
-                found[0] = (MemorySegment) Ibv.ibv_open_device.invokeExact(Downcalls.errnoState(), dev);
+                found[0] = (MemorySegment) Ibv.ibv_open_device.handle().invokeExact(Downcalls.errnoState(), dev);
             } catch (Throwable t) {
-                throw new IllegalStateException(t);
+                throw Errors.unchecked(t);
             }
             errno[0] = Downcalls.errno();
             return true;
@@ -94,7 +97,7 @@ public final class Context extends NativeObject {
                     + (all.isEmpty() ? " (no RDMA devices on this host)" : "; devices: " + names(all)));
         }
         if (found[0].equals(MemorySegment.NULL)) {
-            throw VerbsException.of("ibv_open_device", errno[0], "device " + deviceName);
+            throw Errors.of("ibv_open_device", errno[0], "device " + deviceName);
         }
         return new Context(described[0], found[0].reinterpret(Structs.ibv_context.byteSize()), false);
     }
@@ -125,49 +128,36 @@ public final class Context extends NativeObject {
         return device.name();
     }
 
-    @Override
-    String describeSuffix() {
-        return "";
-    }
-
     /** Number of completion vectors (num_comp_vectors), the valid range of a CQ's comp_vector. */
     public int completionVectors() {
-        return handle().get(JAVA_INT, Structs.offset(Structs.ibv_context, "num_comp_vectors"));
+        return call(h -> h.get(JAVA_INT, Offsets.ibv_context.num_comp_vectors));
     }
 
     /** The async-event fd (async_fd), for callers that wait on it in their own event loop. */
     public int asyncEventFd() {
-        return handle().get(JAVA_INT, Structs.offset(Structs.ibv_context, "async_fd"));
+        return call(h -> h.get(JAVA_INT, Offsets.ibv_context.async_fd));
     }
 
     /** {@code ibv_alloc_pd}. */
     public ProtectionDomain allocateProtectionDomain() {
-        try {
-            MemorySegment pd = (MemorySegment) Ibv.ibv_alloc_pd.invokeExact(Downcalls.errnoState(), handle());
+        return life.create(h -> {
+            MemorySegment pd = (MemorySegment) Ibv.ibv_alloc_pd.handle().invokeExact(Downcalls.errnoState(), h);
             if (pd.equals(MemorySegment.NULL)) {
-                throw VerbsException.of("ibv_alloc_pd", Downcalls.errno(), "device " + name());
+                throw Errors.of("ibv_alloc_pd", Downcalls.errno(), "device " + name());
             }
             return new ProtectionDomain(this, pd.reinterpret(Structs.ibv_pd.byteSize()));
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        });
     }
 
     /** {@code ibv_create_comp_channel}. */
     public CompletionChannel createCompletionChannel() {
-        try {
-            MemorySegment ch = (MemorySegment) Ibv.ibv_create_comp_channel.invokeExact(Downcalls.errnoState(), handle());
+        return life.create(h -> {
+            MemorySegment ch = (MemorySegment) Ibv.ibv_create_comp_channel.handle().invokeExact(Downcalls.errnoState(), h);
             if (ch.equals(MemorySegment.NULL)) {
-                throw VerbsException.of("ibv_create_comp_channel", Downcalls.errno(), "device " + name());
+                throw Errors.of("ibv_create_comp_channel", Downcalls.errno(), "device " + name());
             }
             return new CompletionChannel(this, ch.reinterpret(Structs.ibv_comp_channel.byteSize()));
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        });
     }
 
     /** {@code ibv_create_cq} without a completion channel (busy polling). */
@@ -193,57 +183,22 @@ public final class Context extends NativeObject {
 
     /** {@code ibv_query_device}. */
     public DeviceAttributes queryDevice() {
-        StructLayout l = Structs.ibv_device_attr;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(l);
-            int rc = (int) Ibv.ibv_query_device.invokeExact(Downcalls.errnoState(), handle(), a);
-            check("ibv_query_device", rc, "device " + name());
-            return new DeviceAttributes(
-                    a.getString(Structs.offset(l, "fw_ver")),
-                    Long.reverseBytes(a.get(JAVA_LONG, Structs.offset(l, "node_guid"))),
-                    Long.reverseBytes(a.get(JAVA_LONG, Structs.offset(l, "sys_image_guid"))),
-                    a.get(JAVA_LONG, Structs.offset(l, "max_mr_size")),
-                    a.get(JAVA_LONG, Structs.offset(l, "page_size_cap")),
-                    i32(a, l, "vendor_id"), i32(a, l, "vendor_part_id"), i32(a, l, "hw_ver"), i32(a, l, "max_qp"),
-                    i32(a, l, "max_qp_wr"), i32(a, l, "device_cap_flags"), i32(a, l, "max_sge"),
-                    i32(a, l, "max_sge_rd"), i32(a, l, "max_cq"), i32(a, l, "max_cqe"), i32(a, l, "max_mr"),
-                    i32(a, l, "max_pd"), i32(a, l, "max_qp_rd_atom"), i32(a, l, "max_res_rd_atom"),
-                    i32(a, l, "max_qp_init_rd_atom"), i32(a, l, "atomic_cap"), i32(a, l, "max_mw"),
-                    i32(a, l, "max_ah"), i32(a, l, "max_srq"), i32(a, l, "max_srq_wr"), i32(a, l, "max_srq_sge"),
-                    Short.toUnsignedInt(a.get(JAVA_SHORT, Structs.offset(l, "max_pkeys"))),
-                    u8(a, l, "local_ca_ack_delay"), u8(a, l, "phys_port_cnt"));
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            MemorySegment a = arena.allocate(Structs.ibv_device_attr);
+            int rc = call(h -> (int) Ibv.ibv_query_device.handle().invokeExact(Downcalls.errnoState(), h, a));
+            Errors.check("ibv_query_device", rc, "device " + name());
+            return deviceAttributes(a);
         }
     }
 
     /** {@code ibv_query_port} (the inline version, through the shim). */
     public PortAttributes queryPort(int port) {
         checkPortNumber(port);
-        StructLayout l = Structs.ibv_port_attr;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(l);
-            int rc = (int) Shim.rdmaffm_query_port.invokeExact(Downcalls.errnoState(), handle(), (byte) port, a);
-            check("ibv_query_port", rc, "device " + name() + ", port " + port);
-            return new PortAttributes(port,
-                    PortState.of(i32(a, l, "state")),
-                    Mtu.of(i32(a, l, "max_mtu")),
-                    Mtu.of(i32(a, l, "active_mtu")),
-                    i32(a, l, "gid_tbl_len"),
-                    i32(a, l, "port_cap_flags"),
-                    Integer.toUnsignedLong(i32(a, l, "max_msg_sz")),
-                    i32(a, l, "bad_pkey_cntr"),
-                    i32(a, l, "qkey_viol_cntr"),
-                    u16(a, l, "pkey_tbl_len"), u16(a, l, "lid"), u16(a, l, "sm_lid"),
-                    u8(a, l, "lmc"), u8(a, l, "max_vl_num"), u8(a, l, "sm_sl"), u8(a, l, "subnet_timeout"),
-                    u8(a, l, "active_width"), u8(a, l, "active_speed"), u8(a, l, "phys_state"),
-                    LinkLayer.of(u8(a, l, "link_layer")), u8(a, l, "flags"), u16(a, l, "port_cap_flags2"));
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            MemorySegment a = arena.allocate(Structs.ibv_port_attr);
+            int rc = call(h -> (int) Shim.rdmaffm_query_port.handle().invokeExact(Downcalls.errnoState(), h, (byte) port, a));
+            Errors.check("ibv_query_port", rc, "device " + name() + ", port " + port);
+            return portAttributes(port, a);
         }
     }
 
@@ -252,15 +207,10 @@ public final class Context extends NativeObject {
      * register on-demand-paging memory. 0 when the query fails.
      */
     long onDemandPagingCaps() {
-        StructLayout l = Structs.ibv_device_attr_ex;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(l);
-            int rc = (int) Shim.rdmaffm_query_device_ex.invokeExact(Downcalls.errnoState(), handle(), a);
-            return rc == 0 ? a.get(JAVA_LONG, Structs.offset(l, "odp_caps.general_caps")) : 0;
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            MemorySegment a = arena.allocate(Structs.ibv_device_attr_ex);
+            int rc = call(h -> (int) Shim.rdmaffm_query_device_ex.handle().invokeExact(Downcalls.errnoState(), h, a));
+            return rc == 0 ? a.get(JAVA_LONG, Offsets.ibv_device_attr_ex.odp_caps__general_caps) : 0;
         }
     }
 
@@ -281,21 +231,17 @@ public final class Context extends NativeObject {
         StructLayout l = Structs.ibv_gid_entry;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment e = arena.allocate(l);
-            int rc = (int) Ibv._ibv_query_gid_ex.invokeExact(Downcalls.errnoState(), handle(), port, index, e, 0,
-                    l.byteSize());
+            int rc = call(h -> (int) Ibv._ibv_query_gid_ex.handle().invokeExact(Downcalls.errnoState(), h, port, index, e, 0,
+                    l.byteSize()));
             if (rc != 0) {
-                int errno = rc > 0 ? rc : Downcalls.errno();
+                int errno = Errors.errnoOf(rc);
                 int len = queryPort(port).gidTableLength();
                 String why = index >= len ? "index out of range, the table has " + len + " entries"
                         : "empty GID slot";
-                throw VerbsException.of("ibv_query_gid_ex", errno,
+                throw Errors.of("ibv_query_gid_ex", errno,
                         "device " + name() + ", port " + port + ", GID index " + index + ": " + why);
             }
             return gidFrom(e);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 
@@ -313,18 +259,15 @@ public final class Context extends NativeObject {
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment entries = arena.allocate(l, total);
-            long n = (long) Ibv._ibv_query_gid_table.invokeExact(Downcalls.errnoState(), handle(), entries,
-                    (long) total, 0, l.byteSize());
+            long max = total;
+            long n = call(h -> (long) Ibv._ibv_query_gid_table.handle().invokeExact(Downcalls.errnoState(), h, entries, max,
+                    0, l.byteSize()));
             if (n < 0) {
-                throw VerbsException.of("ibv_query_gid_table", (int) -n, "device " + name());
+                throw Errors.of("ibv_query_gid_table", (int) -n, "device " + name());
             }
             for (long i = 0; i < n; i++) {
                 out.add(gidFrom(entries.asSlice(i * l.byteSize(), l.byteSize())));
             }
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
         out.sort((a, b) -> a.port() != b.port() ? Integer.compare(a.port(), b.port()) : Integer.compare(a.index(), b.index()));
         return out;
@@ -347,22 +290,18 @@ public final class Context extends NativeObject {
         checkPortNumber(port);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pkey = arena.allocate(JAVA_SHORT);
-            int rc = (int) Ibv.ibv_query_pkey.invokeExact(Downcalls.errnoState(), handle(), (byte) port, index, pkey);
-            check("ibv_query_pkey", rc, "device " + name() + ", port " + port + ", pkey index " + index);
+            int rc = call(h -> (int) Ibv.ibv_query_pkey.handle().invokeExact(Downcalls.errnoState(), h, (byte) port, index,
+                    pkey));
+            Errors.check("ibv_query_pkey", rc, "device " + name() + ", port " + port + ", pkey index " + index);
             return Short.toUnsignedInt(Short.reverseBytes(pkey.get(JAVA_SHORT, 0)));
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 
-    private GidEntry gidFrom(MemorySegment e) {
-        StructLayout l = Structs.ibv_gid_entry;
-        byte[] gid = e.asSlice(Structs.offset(l, "gid"), 16).toArray(JAVA_BYTE);
-        int ifindex = i32(e, l, "ndev_ifindex");
-        return new GidEntry(i32(e, l, "port_num"), i32(e, l, "gid_index"), gid, GidType.of(i32(e, l, "gid_type")),
-                ifindex, netdevName(ifindex));
+    private static GidEntry gidFrom(MemorySegment e) {
+        byte[] gid = e.asSlice(Offsets.ibv_gid_entry.gid, 16).toArray(JAVA_BYTE);
+        int ifindex = e.get(JAVA_INT, Offsets.ibv_gid_entry.ndev_ifindex);
+        return new GidEntry(e.get(JAVA_INT, Offsets.ibv_gid_entry.port_num), e.get(JAVA_INT, Offsets.ibv_gid_entry.gid_index),
+                gid, GidType.of(e.get(JAVA_INT, Offsets.ibv_gid_entry.gid_type)), ifindex, netdevName(ifindex));
     }
 
     static String netdevName(int ifindex) {
@@ -371,7 +310,7 @@ public final class Context extends NativeObject {
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buf = arena.allocate(16 + 1);
-            MemorySegment r = (MemorySegment) LibC.if_indextoname.invokeExact(Downcalls.errnoState(), ifindex, buf);
+            MemorySegment r = (MemorySegment) LibC.if_indextoname.handle().invokeExact(Downcalls.errnoState(), ifindex, buf);
             return r.equals(MemorySegment.NULL) ? "" : buf.getString(0);
         } catch (Throwable t) {
             return "";
@@ -385,40 +324,56 @@ public final class Context extends NativeObject {
         handle();
     }
 
-    /** Verbs return 0, an errno value, or -1 with errno set. */
-    static void check(String verb, int rc, String context) {
-        if (rc != 0) {
-            throw VerbsException.of(verb, rc > 0 ? rc : Downcalls.errno(), context);
-        }
+    private static DeviceAttributes deviceAttributes(MemorySegment a) {
+        return new DeviceAttributes(a.getString(ibv_device_attr.fw_ver),
+                Long.reverseBytes(a.get(JAVA_LONG, ibv_device_attr.node_guid)),
+                Long.reverseBytes(a.get(JAVA_LONG, ibv_device_attr.sys_image_guid)),
+                a.get(JAVA_LONG, ibv_device_attr.max_mr_size), a.get(JAVA_LONG, ibv_device_attr.page_size_cap),
+                i32(a, ibv_device_attr.vendor_id), i32(a, ibv_device_attr.vendor_part_id),
+                i32(a, ibv_device_attr.hw_ver), i32(a, ibv_device_attr.max_qp), i32(a, ibv_device_attr.max_qp_wr),
+                i32(a, ibv_device_attr.device_cap_flags), i32(a, ibv_device_attr.max_sge),
+                i32(a, ibv_device_attr.max_sge_rd), i32(a, ibv_device_attr.max_cq), i32(a, ibv_device_attr.max_cqe),
+                i32(a, ibv_device_attr.max_mr), i32(a, ibv_device_attr.max_pd),
+                i32(a, ibv_device_attr.max_qp_rd_atom), i32(a, ibv_device_attr.max_res_rd_atom),
+                i32(a, ibv_device_attr.max_qp_init_rd_atom), i32(a, ibv_device_attr.atomic_cap),
+                i32(a, ibv_device_attr.max_mw), i32(a, ibv_device_attr.max_ah), i32(a, ibv_device_attr.max_srq),
+                i32(a, ibv_device_attr.max_srq_wr), i32(a, ibv_device_attr.max_srq_sge),
+                u16(a, ibv_device_attr.max_pkeys), u8(a, ibv_device_attr.local_ca_ack_delay),
+                u8(a, ibv_device_attr.phys_port_cnt));
     }
 
-    private static int i32(MemorySegment s, StructLayout l, String field) {
-        return s.get(JAVA_INT, Structs.offset(l, field));
+    private static PortAttributes portAttributes(int port, MemorySegment a) {
+        return new PortAttributes(port, PortState.of(i32(a, ibv_port_attr.state)),
+                Mtu.of(i32(a, ibv_port_attr.max_mtu)), Mtu.of(i32(a, ibv_port_attr.active_mtu)),
+                i32(a, ibv_port_attr.gid_tbl_len), i32(a, ibv_port_attr.port_cap_flags),
+                Integer.toUnsignedLong(i32(a, ibv_port_attr.max_msg_sz)), i32(a, ibv_port_attr.bad_pkey_cntr),
+                i32(a, ibv_port_attr.qkey_viol_cntr), u16(a, ibv_port_attr.pkey_tbl_len), u16(a, ibv_port_attr.lid),
+                u16(a, ibv_port_attr.sm_lid), u8(a, ibv_port_attr.lmc), u8(a, ibv_port_attr.max_vl_num),
+                u8(a, ibv_port_attr.sm_sl), u8(a, ibv_port_attr.subnet_timeout), u8(a, ibv_port_attr.active_width),
+                u8(a, ibv_port_attr.active_speed), u8(a, ibv_port_attr.phys_state),
+                LinkLayer.of(u8(a, ibv_port_attr.link_layer)), u8(a, ibv_port_attr.flags),
+                u16(a, ibv_port_attr.port_cap_flags2));
     }
 
-    private static int u16(MemorySegment s, StructLayout l, String field) {
-        return Short.toUnsignedInt(s.get(JAVA_SHORT, Structs.offset(l, field)));
+    private static int i32(MemorySegment s, long offset) {
+        return s.get(JAVA_INT, offset);
     }
 
-    private static int u8(MemorySegment s, StructLayout l, String field) {
-        return Byte.toUnsignedInt(s.get(JAVA_BYTE, Structs.offset(l, field)));
+    private static int u16(MemorySegment s, long offset) {
+        return Short.toUnsignedInt(s.get(JAVA_SHORT, offset));
+    }
+
+    private static int u8(MemorySegment s, long offset) {
+        return Byte.toUnsignedInt(s.get(JAVA_BYTE, offset));
     }
 
     @Override
     void destroy(MemorySegment handle) {
-        try {
-            int rc = (int) Ibv.ibv_close_device.invokeExact(Downcalls.errnoState(), handle);
-            check("ibv_close_device", rc, "device " + name());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        destroyWith(Ibv.ibv_close_device.handle(), "ibv_close_device", handle, "device " + name());
     }
 
     @Override
     public String toString() {
         return "Context[" + name() + (borrowed ? ", from rdma_cm" : "") + (isClosedInternal() ? ", closed" : "") + "]";
     }
-
 }

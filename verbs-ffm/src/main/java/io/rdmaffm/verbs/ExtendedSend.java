@@ -1,16 +1,12 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.Errors;
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Shim;
-import io.rdmaffm.verbs.raw.Structs;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.util.Arrays;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The extended send API of a QP ({@code ibv_wr_start}, {@code ibv_wr_*}, {@code ibv_wr_complete}): build
@@ -34,11 +30,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * </ul>
  */
 public final class ExtendedSend {
-    private static final StructLayout BIND_INFO = Structs.ibv_mw_bind_info;
-    private static final long BIND_INFO_MR = Structs.offset(BIND_INFO, "mr");
-    private static final long BIND_INFO_ADDR = Structs.offset(BIND_INFO, "addr");
-    private static final long BIND_INFO_LENGTH = Structs.offset(BIND_INFO, "length");
-    private static final long BIND_INFO_ACCESS = Structs.offset(BIND_INFO, "mw_access_flags");
 
     private final QueuePair qp;
     private final MemorySegment qpx;
@@ -46,15 +37,7 @@ public final class ExtendedSend {
     private boolean inBatch;
     /** The send flags of the last operation built, for {@link #setInlineData}. */
     private int lastFlags;
-    /**
-     * The struct ibv_mw_bind_info handed to ibv_wr_bind_mw, allocated on the first bind and reused: the builder
-     * copies it into the work queue entry before it returns (rdma-core's builders write the WQE in place).
-     */
-    private MemorySegment bindInfo;
-    /** Windows bound in the open batch and their new rkeys, given to the windows once the batch is posted. */
-    private MemoryWindow[] boundWindows = new MemoryWindow[0];
-    private int[] boundRkeys = new int[0];
-    private int binds;
+    private final ExtendedSendBinds binds = new ExtendedSendBinds();
 
     ExtendedSend(QueuePair qp, MemorySegment qpx, long enabledOps) {
         this.qp = qp;
@@ -62,9 +45,17 @@ public final class ExtendedSend {
         this.enabledOps = enabledOps;
     }
 
-    private MemorySegment qpx() {
-        qp.handle();
+    /**
+     * Enters the QP's guard for one {@code ibv_wr_*} call on its send queue (see {@link QueuePair#close()}):
+     * throws IllegalStateException once the QP is closed. Pair with {@link #exit()}.
+     */
+    private MemorySegment enter() {
+        qp.life.enter();
         return qpx;
+    }
+
+    private void exit() {
+        qp.life.exit();
     }
 
     /** The IBV_QP_EX_WITH_* operations this QP was created with. */
@@ -78,8 +69,8 @@ public final class ExtendedSend {
     }
 
     /** A builder may run: a batch is open and its operation was enabled at creation. */
-    private MemorySegment builder(long op) {
-        MemorySegment q = qpx();
+    private void builder(long op) {
+        qp.handle();
         if (!inBatch) {
             throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber())
                     + ": call start() before building a work request");
@@ -89,17 +80,15 @@ public final class ExtendedSend {
             throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber()) + " was created without "
                     + ExtendedSendOps.name(op) + " (QueuePairInit.extendedSendOps); the batch was aborted");
         }
-        return q;
     }
 
     /** A setter may run: a batch is open. */
-    private MemorySegment setter() {
-        MemorySegment q = qpx();
+    private void setter() {
+        qp.handle();
         if (!inBatch) {
             throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber())
                     + ": call start() and a builder before setting its data");
         }
-        return q;
     }
 
     private void checkUdLength(long length) {
@@ -112,184 +101,211 @@ public final class ExtendedSend {
 
     /** {@code ibv_wr_start}. */
     public void start() {
-        MemorySegment q = qpx();
+        qp.handle();
         if (inBatch) {
             throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber())
                     + ": a batch is already open; complete() or abort() it first");
         }
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_start.invokeExact(q);
+            Shim.WorkRequests.rdmaffm_wr_start.invokeExact(q);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         inBatch = true;
     }
 
     /** {@code ibv_wr_complete}: posts the batch; throws if the provider rejected it (nothing is posted then). */
     public void complete() {
-        MemorySegment q = qpx();
+        qp.handle();
         if (!inBatch) {
             throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber()) + ": no batch to complete");
         }
         int rc;
+        MemorySegment q = enter();
         try {
-            rc = (int) Shim.rdmaffm_wr_complete.invokeExact(q);
+            rc = (int) Shim.WorkRequests.rdmaffm_wr_complete.invokeExact(q);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         inBatch = false;
         if (rc != 0) {
-            forgetBinds();
-            throw VerbsException.of("ibv_wr_complete", rc, "QP 0x" + Integer.toHexString(qp.qpNumber()));
+            binds.forget();
+            throw Errors.of("ibv_wr_complete", rc, "QP 0x" + Integer.toHexString(qp.qpNumber()));
         }
-        // Posted: each window bound in the batch now has its new rkey. ibv_wr_bind_mw leaves ibv_mw.rkey at the
-        // old value, but Soft-RoCE hands ibv_mw.rkey to the kernel as the window's current rkey in the next bind
-        // (wr.mw.mw_rkey) and the kernel refuses a bind whose current rkey does not match (rxe_mw.c
-        // rxe_bind_mw), so a window could not be bound twice; SendWorkRequests does the same for BIND_MW requests.
-        for (int i = 0; i < binds; i++) {
-            if (!boundWindows[i].isClosedInternal()) {
-                boundWindows[i].boundTo(boundRkeys[i]);
-            }
-        }
-        forgetBinds();
-    }
-
-    private void forgetBinds() {
-        Arrays.fill(boundWindows, 0, binds, null);
-        binds = 0;
+        binds.posted();
     }
 
     /** {@code ibv_wr_abort}: drops the batch being built. Does nothing when no batch is open. */
     public void abort() {
-        MemorySegment q = qpx();
+        qp.handle();
         if (!inBatch) {
             return;
         }
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_abort.invokeExact(q);
+            Shim.WorkRequests.rdmaffm_wr_abort.invokeExact(q);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         inBatch = false;
-        forgetBinds();
+        binds.forget();
     }
 
     private void abortQuietly() {
         if (inBatch) {
             try {
-                Shim.rdmaffm_wr_abort.invokeExact(qpx);
+                MemorySegment q = enter();
+                try {
+                    Shim.WorkRequests.rdmaffm_wr_abort.invokeExact(q);
+                } finally {
+                    exit();
+                }
             } catch (Throwable ignored) {
-                // the guard's own exception is the one to report
+                // the guard's own exception is the one to report (a closed QP has no batch left to abort)
             }
             inBatch = false;
-            forgetBinds();
+            binds.forget();
         }
     }
 
     /** {@code ibv_wr_send}. */
     public ExtendedSend send(long wrId, int flags) {
-        MemorySegment q = builder(ExtendedSendOps.SEND);
+        builder(ExtendedSendOps.SEND);
         lastFlags = flags;
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_send.invokeExact(q, wrId, flags);
+            Shim.WorkRequests.rdmaffm_wr_send.invokeExact(q, wrId, flags);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         return this;
     }
 
     /** {@code ibv_wr_send_imm}; imm in host order. */
     public ExtendedSend sendWithImm(long wrId, int flags, int imm) {
-        MemorySegment q = builder(ExtendedSendOps.SEND_WITH_IMM);
+        builder(ExtendedSendOps.SEND_WITH_IMM);
         lastFlags = flags;
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_send_imm.invokeExact(q, wrId, flags, Integer.reverseBytes(imm));
+            Shim.WorkRequests.rdmaffm_wr_send_imm.invokeExact(q, wrId, flags, Integer.reverseBytes(imm));
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         return this;
     }
 
     /** {@code ibv_wr_send_inv}. */
     public ExtendedSend sendWithInvalidate(long wrId, int flags, int rkey) {
-        MemorySegment q = builder(ExtendedSendOps.SEND_WITH_INV);
+        builder(ExtendedSendOps.SEND_WITH_INV);
         lastFlags = flags;
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_send_inv.invokeExact(q, wrId, flags, rkey);
+            Shim.WorkRequests.rdmaffm_wr_send_inv.invokeExact(q, wrId, flags, rkey);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         return this;
     }
 
     /** {@code ibv_wr_rdma_write}. */
     public ExtendedSend rdmaWrite(long wrId, int flags, int rkey, long remoteAddress) {
-        MemorySegment q = builder(ExtendedSendOps.RDMA_WRITE);
+        builder(ExtendedSendOps.RDMA_WRITE);
         lastFlags = flags;
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_rdma_write.invokeExact(q, wrId, flags, rkey, remoteAddress);
+            Shim.WorkRequests.rdmaffm_wr_rdma_write.invokeExact(q, wrId, flags, rkey, remoteAddress);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         return this;
     }
 
     /** {@code ibv_wr_rdma_write_imm}; imm in host order. */
     public ExtendedSend rdmaWriteWithImm(long wrId, int flags, int rkey, long remoteAddress, int imm) {
-        MemorySegment q = builder(ExtendedSendOps.RDMA_WRITE_WITH_IMM);
+        builder(ExtendedSendOps.RDMA_WRITE_WITH_IMM);
         lastFlags = flags;
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_rdma_write_imm.invokeExact(q, wrId, flags, rkey, remoteAddress, Integer.reverseBytes(imm));
+            Shim.WorkRequests.rdmaffm_wr_rdma_write_imm.invokeExact(q, wrId, flags, rkey, remoteAddress, Integer.reverseBytes(imm));
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         return this;
     }
 
     /** {@code ibv_wr_rdma_read}. */
     public ExtendedSend rdmaRead(long wrId, int flags, int rkey, long remoteAddress) {
-        MemorySegment q = builder(ExtendedSendOps.RDMA_READ);
+        builder(ExtendedSendOps.RDMA_READ);
         lastFlags = flags;
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_rdma_read.invokeExact(q, wrId, flags, rkey, remoteAddress);
+            Shim.WorkRequests.rdmaffm_wr_rdma_read.invokeExact(q, wrId, flags, rkey, remoteAddress);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         return this;
     }
 
     /** {@code ibv_wr_atomic_cmp_swp}. */
     public ExtendedSend atomicCompareAndSwap(long wrId, int flags, int rkey, long remoteAddress, long compare, long swap) {
-        MemorySegment q = builder(ExtendedSendOps.ATOMIC_CMP_AND_SWP);
+        builder(ExtendedSendOps.ATOMIC_CMP_AND_SWP);
         lastFlags = flags;
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_atomic_cmp_swp.invokeExact(q, wrId, flags, rkey, remoteAddress, compare, swap);
+            Shim.WorkRequests.rdmaffm_wr_atomic_cmp_swp.invokeExact(q, wrId, flags, rkey, remoteAddress, compare, swap);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         return this;
     }
 
     /** {@code ibv_wr_atomic_fetch_add}. */
     public ExtendedSend atomicFetchAndAdd(long wrId, int flags, int rkey, long remoteAddress, long add) {
-        MemorySegment q = builder(ExtendedSendOps.ATOMIC_FETCH_AND_ADD);
+        builder(ExtendedSendOps.ATOMIC_FETCH_AND_ADD);
         lastFlags = flags;
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_atomic_fetch_add.invokeExact(q, wrId, flags, rkey, remoteAddress, add);
+            Shim.WorkRequests.rdmaffm_wr_atomic_fetch_add.invokeExact(q, wrId, flags, rkey, remoteAddress, add);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         return this;
     }
 
     /** {@code ibv_wr_local_inv}. */
     public ExtendedSend localInvalidate(long wrId, int flags, int rkey) {
-        MemorySegment q = builder(ExtendedSendOps.LOCAL_INV);
+        builder(ExtendedSendOps.LOCAL_INV);
         lastFlags = flags;
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_local_inv.invokeExact(q, wrId, flags, rkey);
+            Shim.WorkRequests.rdmaffm_wr_local_inv.invokeExact(q, wrId, flags, rkey);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         return this;
     }
@@ -309,58 +325,57 @@ public final class ExtendedSend {
      */
     public ExtendedSend bindMemoryWindow(long wrId, int flags, MemoryWindow mw, int newRkey, MemoryRegion mr,
                                          long offset, long length, int access) {
-        MemorySegment q = builder(ExtendedSendOps.BIND_MW);
-        MemorySegment window;
-        MemorySegment region;
+        builder(ExtendedSendOps.BIND_MW);
         long address;
         try {
             if (mw == null || mr == null) {
                 throw new IllegalArgumentException("a bind needs a memory window and a memory region");
             }
-            window = mw.handle();
+            mw.handle();
             // rdma-core's wr_bind_mw reads info->mr->lkey, so a missing region would be a NULL dereference.
-            region = mr.handle();
+            mr.handle();
             address = mr.addressOf(offset, length);
         } catch (RuntimeException e) {
             abortQuietly();
             throw e;
         }
-        MemorySegment info = bindInfo();
-        info.set(ADDRESS, BIND_INFO_MR, region);
-        info.set(JAVA_LONG, BIND_INFO_ADDR, address);
-        info.set(JAVA_LONG, BIND_INFO_LENGTH, length);
-        info.set(JAVA_INT, BIND_INFO_ACCESS, access);
+        MemorySegment info = binds.info(address, length, access);
         lastFlags = flags;
+        // The builder reads the window and the region: they stay open (guarded) until it returns.
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_bind_mw.invokeExact(q, wrId, flags, window, newRkey, info);
+            MemorySegment window = mw.life.enter();
+            try {
+                MemorySegment region = mr.life.enter();
+                try {
+                    info.set(ADDRESS, Offsets.ibv_mw_bind_info.mr, region);
+                    Shim.WorkRequests.rdmaffm_wr_bind_mw.invokeExact(q, wrId, flags, window, newRkey, info);
+                } finally {
+                    mr.life.exit();
+                }
+            } finally {
+                mw.life.exit();
+            }
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
-        if (binds == boundWindows.length) {
-            boundWindows = Arrays.copyOf(boundWindows, Math.max(4, binds * 2));
-            boundRkeys = Arrays.copyOf(boundRkeys, boundWindows.length);
-        }
-        boundWindows[binds] = mw;
-        boundRkeys[binds] = newRkey;
-        binds++;
+        binds.add(mw, newRkey);
         return this;
-    }
-
-    private MemorySegment bindInfo() {
-        if (bindInfo == null) {
-            bindInfo = Arena.ofAuto().allocate(BIND_INFO);
-        }
-        return bindInfo;
     }
 
     /** {@code ibv_wr_set_sge}: the data of the operation just built. */
     public ExtendedSend setSge(int lkey, long address, int length) {
-        MemorySegment q = setter();
+        setter();
         checkUdLength(Integer.toUnsignedLong(length));
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_set_sge.invokeExact(q, lkey, address, length);
+            Shim.WorkRequests.rdmaffm_wr_set_sge.invokeExact(q, lkey, address, length);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         return this;
     }
@@ -372,7 +387,7 @@ public final class ExtendedSend {
      * is set.
      */
     public ExtendedSend setInlineData(MemorySegment data, long length) {
-        MemorySegment q = setter();
+        setter();
         if ((lastFlags & SendFlags.INLINE) == 0) {
             abortQuietly();
             throw new IllegalStateException("QP 0x" + Integer.toHexString(qp.qpNumber()) + ": build the operation with "
@@ -385,21 +400,32 @@ public final class ExtendedSend {
                     + "-byte segment; the batch was aborted");
         }
         checkUdLength(length);
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_set_inline_data.invokeExact(q, data, length);
+            Shim.WorkRequests.rdmaffm_wr_set_inline_data.invokeExact(q, data, length);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         return this;
     }
 
     /** {@code ibv_wr_set_ud_addr}. */
     public ExtendedSend setUdAddress(AddressHandle ah, int remoteQpn, int remoteQkey) {
-        MemorySegment q = setter();
+        setter();
+        MemorySegment q = enter();
         try {
-            Shim.rdmaffm_wr_set_ud_addr.invokeExact(q, ah.handle(), remoteQpn, remoteQkey);
+            MemorySegment address = ah.life.enter();
+            try {
+                Shim.WorkRequests.rdmaffm_wr_set_ud_addr.invokeExact(q, address, remoteQpn, remoteQkey);
+            } finally {
+                ah.life.exit();
+            }
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            exit();
         }
         return this;
     }

@@ -1,8 +1,10 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.Errors;
+import io.rdmaffm.verbs.raw.Constants;
 import io.rdmaffm.verbs.raw.Downcalls;
 import io.rdmaffm.verbs.raw.Ibv;
-import io.rdmaffm.verbs.raw.Structs;
+import io.rdmaffm.verbs.raw.Offsets;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -27,8 +29,8 @@ public final class MemoryRegion extends NativeObject {
         this.segment = segment;
         this.owned = owned;
         this.access = access;
-        this.lkey = handle.get(JAVA_INT, Structs.offset(Structs.ibv_mr, "lkey"));
-        this.rkey = handle.get(JAVA_INT, Structs.offset(Structs.ibv_mr, "rkey"));
+        this.lkey = handle.get(JAVA_INT, Offsets.ibv_mr.lkey);
+        this.rkey = handle.get(JAVA_INT, Offsets.ibv_mr.rkey);
     }
 
     public ProtectionDomain protectionDomain() {
@@ -75,18 +77,9 @@ public final class MemoryRegion extends NativeObject {
 
     /** {@code ibv_rereg_mr} is not supported by Soft-RoCE; bound for devices that have it. */
     public void reregister(int accessFlags) {
-        try {
-            int rc = (int) Ibv.ibv_rereg_mr.invokeExact(Downcalls.errnoState(), handle(), 4 /* IBV_REREG_MR_CHANGE_ACCESS */,
-                    MemorySegment.NULL, MemorySegment.NULL, 0L, accessFlags);
-            if (rc != 0) {
-                int errno = rc > 0 ? rc : Downcalls.errno();
-                throw VerbsException.of("ibv_rereg_mr", errno, "device " + pd.context().name());
-            }
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        int rc = call(h -> (int) Ibv.ibv_rereg_mr.handle().invokeExact(Downcalls.errnoState(), h,
+                Constants.IBV_REREG_MR_CHANGE_ACCESS, MemorySegment.NULL, MemorySegment.NULL, 0L, accessFlags));
+        Errors.check("ibv_rereg_mr", rc, "device " + pd.context().name());
     }
 
     @Override
@@ -96,7 +89,7 @@ public final class MemoryRegion extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Ibv.ibv_dereg_mr, "ibv_dereg_mr", handle, "device " + pd.context().name() + ", lkey 0x" + Integer.toHexString(lkey));
+        destroyWith(Ibv.ibv_dereg_mr.handle(), "ibv_dereg_mr", handle, "device " + pd.context().name() + ", lkey 0x" + Integer.toHexString(lkey));
     }
 
     @Override

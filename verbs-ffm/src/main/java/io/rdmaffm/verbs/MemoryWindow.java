@@ -1,12 +1,13 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.Errors;
 import io.rdmaffm.verbs.raw.Downcalls;
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Shim;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -53,21 +54,25 @@ public final class MemoryWindow extends NativeObject {
      * {@link SendWorkRequests.Request#bindMemoryWindow} or {@link ExtendedSend#bindMemoryWindow} is posted.
      */
     public int rkey() {
-        return handle().get(JAVA_INT, Structs.offset(Structs.ibv_mw, "rkey"));
+        return call(h -> h.get(JAVA_INT, Offsets.ibv_mw.rkey));
     }
 
     /** The rkey a type 2 bind should use next: {@code ibv_inc_rkey} of the current one. */
     public int nextRkey() {
+        int rkey = rkey();
         try {
-            return (int) Shim.rdmaffm_inc_rkey.invokeExact(rkey());
+            return (int) Shim.rdmaffm_inc_rkey.handle().invokeExact(rkey);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
         }
     }
 
     /** A BIND_MW work request with this window was posted: providers take ibv_mw.rkey as the current rkey. */
     void boundTo(int newRkey) {
-        handle().set(JAVA_INT, Structs.offset(Structs.ibv_mw, "rkey"), newRkey);
+        call(h -> {
+            h.set(JAVA_INT, Offsets.ibv_mw.rkey, newRkey);
+            return null;
+        });
     }
 
     int bindType1(QueuePair qp, long wrId, int sendFlags, MemoryRegion mr, long offset, long length, int access) {
@@ -75,30 +80,27 @@ public final class MemoryWindow extends NativeObject {
             throw new IllegalStateException("ibv_bind_mw binds type 1 windows; bind a type 2 window with a BIND_MW work request");
         }
         long address = mr.addressOf(offset, length);
-        StructLayout l = Structs.ibv_mw_bind;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment b = arena.allocate(l);
-            b.set(JAVA_LONG, Structs.offset(l, "wr_id"), wrId);
-            b.set(JAVA_INT, Structs.offset(l, "send_flags"), sendFlags);
-            b.set(ADDRESS, Structs.offset(l, "bind_info.mr"), mr.handle());
-            b.set(JAVA_LONG, Structs.offset(l, "bind_info.addr"), address);
-            b.set(JAVA_LONG, Structs.offset(l, "bind_info.length"), length);
-            b.set(JAVA_INT, Structs.offset(l, "bind_info.mw_access_flags"), access);
-            int rc = (int) Shim.rdmaffm_bind_mw.invokeExact(Downcalls.errnoState(), qp.handle(), handle(), b);
+            MemorySegment b = arena.allocate(Structs.ibv_mw_bind);
+            b.set(JAVA_LONG, Offsets.ibv_mw_bind.wr_id, wrId);
+            b.set(JAVA_INT, Offsets.ibv_mw_bind.send_flags, sendFlags);
+            b.set(JAVA_LONG, Offsets.ibv_mw_bind.bind_info__addr, address);
+            b.set(JAVA_LONG, Offsets.ibv_mw_bind.bind_info__length, length);
+            b.set(JAVA_INT, Offsets.ibv_mw_bind.bind_info__mw_access_flags, access);
+            // The verb reads the QP, the window and the region: each stays open until it returns.
+            int rc = qp.call(q -> mr.call(m -> call(w -> {
+                b.set(ADDRESS, Offsets.ibv_mw_bind.bind_info__mr, m);
+                return (int) Shim.rdmaffm_bind_mw.handle().invokeExact(Downcalls.errnoState(), q, w, b);
+            })));
             if (rc != 0) {
-                throw VerbsException.of("ibv_bind_mw", rc > 0 ? rc : Downcalls.errno(),
-                        "QP 0x" + Integer.toHexString(qp.qpNumber()));
+                throw Errors.of("ibv_bind_mw", Errors.errnoOf(rc), "QP 0x" + Integer.toHexString(qp.qpNumber()));
             }
             return rkey();
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Shim.rdmaffm_dealloc_mw, "ibv_dealloc_mw", handle, "device " + pd.context().name());
+        destroyWith(Shim.rdmaffm_dealloc_mw.handle(), "ibv_dealloc_mw", handle, "device " + pd.context().name());
     }
 }

@@ -1,74 +1,82 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.Errors;
+import io.rdmaffm.verbs.internal.Lifetime;
+import io.rdmaffm.verbs.internal.VerbsBridge;
+import io.rdmaffm.verbs.raw.Downcalls;
+
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 
 /**
- * A verbs object owned by a parent (context → PD → MR ...). A child keeps its parent reachable; a parent
- * refuses to close while children are open, so nothing is destroyed under a live child and nothing
- * device-side is ever left to the garbage collector. close() is idempotent.
+ * A verbs object owned by a parent (context → PD → MR ...), on the binding's one lifetime model
+ * ({@link Lifetime}): a child keeps its parent reachable and holds a place in it from before its create verb
+ * runs; a parent refuses to close while children are open, so nothing is destroyed under a live child and nothing
+ * device-side is ever left to the garbage collector. close() is idempotent, and safe against calls in progress
+ * on other threads: it waits for them, and every later call throws IllegalStateException.
  */
 abstract class NativeObject implements AutoCloseable {
-    private final NativeObject parent;
-    private final String kind;
-    private MemorySegment handle;
-    private int openChildren;
-    private volatile boolean closed;
+    static {
+        VerbsBridge.install(new Bridge());
+    }
+
+    final Lifetime life;
 
     NativeObject(NativeObject parent, String kind, MemorySegment handle) {
-        this.parent = parent;
-        this.kind = kind;
-        this.handle = handle;
-        if (parent != null) {
-            parent.childOpened();
-        }
+        this.life = new Lifetime(parent == null ? null : parent.life, kind, handle) {
+            @Override
+            protected void destroy(MemorySegment h) {
+                NativeObject.this.destroy(h);
+            }
+
+            @Override
+            protected void afterClose() {
+                NativeObject.this.afterClose();
+            }
+
+            @Override
+            protected String describe() {
+                return describeSuffix();
+            }
+        };
     }
 
-    /** The native pointer; throws if this object is closed. */
+    /** The native pointer, to store where native code reads it later; throws if this object is closed. */
     final MemorySegment handle() {
-        MemorySegment h = handle;
-        if (closed) {
-            throw new IllegalStateException(kind + " is closed" + describeSuffix());
-        }
-        return h;
+        return life.handle();
     }
 
-    /** The native pointer without the open check, for code that has already checked. */
+    /** The native pointer as an identity (NULL once closed). */
     final MemorySegment rawHandle() {
-        return handle;
+        return life.rawHandle();
+    }
+
+    /** Runs one native call on this object, guarded against a concurrent close (see {@link Lifetime}). */
+    final <T> T call(Lifetime.Call<T> call) {
+        return life.call(call);
     }
 
     final boolean isClosedInternal() {
-        return closed;
+        return life.isClosed();
     }
 
     /** True once {@link #close()} has completed. */
-    public synchronized boolean isClosed() {
-        return closed;
-    }
-
-    private synchronized void childOpened() {
-        if (closed) {
-            throw new IllegalStateException(kind + " is closed" + describeSuffix());
-        }
-        openChildren++;
-    }
-
-    private synchronized void childClosed() {
-        openChildren--;
+    public boolean isClosed() {
+        return life.isClosed();
     }
 
     /** Another object uses this one (a QP its CQs and SRQ): this one may not close before it. */
-    final void pin(NativeObject user) {
-        childOpened();
+    final void pin() {
+        life.reserve();
     }
 
-    final void unpin(NativeObject user) {
-        childClosed();
+    final void unpin() {
+        life.release();
     }
 
-    /** Open objects created from this one. */
-    final synchronized int openChildren() {
-        return openChildren;
+    /** Open objects created from this one or using it. */
+    final int openChildren() {
+        return life.users();
     }
 
     /** Text that identifies this object in messages, e.g. " (QP 0x11)". */
@@ -80,46 +88,30 @@ abstract class NativeObject implements AutoCloseable {
      * Runs a destroy verb of the form {@code int verb(errno capture, object*)} and checks its result:
      * 0, an errno value, or -1 with errno set.
      */
-    static void destroyWith(java.lang.invoke.MethodHandle verb, String name, MemorySegment handle, String context) {
+    static void destroyWith(MethodHandle verb, String name, MemorySegment handle, String context) {
         int rc;
         try {
-            rc = (int) verb.invokeExact(io.rdmaffm.verbs.raw.Downcalls.errnoState(), handle);
-        } catch (RuntimeException | Error e) {
-            throw e;
+            rc = (int) verb.invokeExact(Downcalls.errnoState(), handle);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
         }
-        Context.check(name, rc, context);
+        Errors.check(name, rc, context);
     }
 
     /** Calls the destroy verb; throws {@link VerbsException} when it fails (the object then stays open). */
     abstract void destroy(MemorySegment handle);
 
+    /**
+     * Destroys the object (the C destroy verb named in the subclass): refused with IllegalStateException while
+     * objects created from it or using it are open; waits for calls in progress on other threads to return, and
+     * every call after it throws IllegalStateException. Idempotent.
+     */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            if (openChildren > 0) {
-                throw new IllegalStateException("cannot close " + kind + describeSuffix() + ": " + openChildren
-                        + " object(s) created from it or using it are still open; close them first");
-            }
-            destroy(handle);
-            closed = true;
-            handle = MemorySegment.NULL;
-        }
-        if (parent != null) {
-            parent.childClosed();
-        }
-        afterClose();
+        life.close();
     }
 
     /** Runs after the object is closed and detached from its parent; may report a problem by throwing. */
     void afterClose() {
-    }
-
-    final NativeObject parentObject() {
-        return parent;
     }
 }

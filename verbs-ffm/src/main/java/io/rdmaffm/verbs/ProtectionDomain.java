@@ -1,5 +1,7 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.Errors;
+import io.rdmaffm.verbs.raw.Constants;
 import io.rdmaffm.verbs.raw.Downcalls;
 import io.rdmaffm.verbs.raw.Ibv;
 import io.rdmaffm.verbs.raw.Shim;
@@ -71,8 +73,8 @@ public final class ProtectionDomain extends NativeObject {
         if (segment.byteSize() == 0) {
             throw new IllegalArgumentException("cannot register an empty segment");
         }
-        try {
-            MemorySegment mr = (MemorySegment) Ibv.ibv_reg_mr_iova2.invokeExact(Downcalls.errnoState(), handle(),
+        return life.create(h -> {
+            MemorySegment mr = (MemorySegment) Ibv.ibv_reg_mr_iova2.handle().invokeExact(Downcalls.errnoState(), h,
                     segment, segment.byteSize(), segment.address(), accessFlags);
             if (mr.equals(MemorySegment.NULL)) {
                 int errno = Downcalls.errno();
@@ -85,14 +87,10 @@ public final class ProtectionDomain extends NativeObject {
                             + ", IBV_ACCESS_ON_DEMAND: the device reports no on-demand paging (odp_caps.general_caps "
                             + "lacks IBV_ODP_SUPPORT)");
                 }
-                throw VerbsException.of("ibv_reg_mr", errno, what);
+                throw Errors.of("ibv_reg_mr", errno, what);
             }
             return new MemoryRegion(this, mr.reinterpret(Structs.ibv_mr.byteSize()), segment, owned, accessFlags);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        });
     }
 
     /**
@@ -109,37 +107,31 @@ public final class ProtectionDomain extends NativeObject {
         }
         String what = "device " + context.name() + ", dma-buf fd " + fd + ", " + length + " bytes at offset " + offset;
         try {
-            MemorySegment mr = (MemorySegment) Ibv.ibv_reg_dmabuf_mr.invokeExact(Downcalls.errnoState(), handle(),
-                    offset, length, iova, fd, accessFlags);
-            if (mr.equals(MemorySegment.NULL)) {
-                throw VerbsException.of("ibv_reg_dmabuf_mr", Downcalls.errno(), what);
-            }
-            return new MemoryRegion(this, mr.reinterpret(Structs.ibv_mr.byteSize()),
-                    MemorySegment.ofAddress(iova).reinterpret(length), null, accessFlags);
+            return life.create(h -> {
+                MemorySegment mr = (MemorySegment) Ibv.ibv_reg_dmabuf_mr.handle().invokeExact(Downcalls.errnoState(), h,
+                        offset, length, iova, fd, accessFlags);
+                if (mr.equals(MemorySegment.NULL)) {
+                    throw Errors.of("ibv_reg_dmabuf_mr", Downcalls.errno(), what);
+                }
+                return new MemoryRegion(this, mr.reinterpret(Structs.ibv_mr.byteSize()),
+                        MemorySegment.ofAddress(iova).reinterpret(length), null, accessFlags);
+            });
         } catch (UnsupportedOperationException e) {
-            throw new VerbsUnsupportedException("ibv_reg_dmabuf_mr", VerbsException.ENOSYS,
+            throw new VerbsUnsupportedException("ibv_reg_dmabuf_mr", Constants.ENOSYS,
                     what + ", not in this rdma-core release");
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 
     /** Allocates a memory window of type 1 or 2 ({@code ibv_alloc_mw}). */
     public MemoryWindow allocateMemoryWindow(MemoryWindow.Type type) {
-        try {
-            MemorySegment mw = (MemorySegment) Shim.rdmaffm_alloc_mw.invokeExact(Downcalls.errnoState(), handle(),
+        return life.create(h -> {
+            MemorySegment mw = (MemorySegment) Shim.rdmaffm_alloc_mw.handle().invokeExact(Downcalls.errnoState(), h,
                     type.value());
             if (mw.equals(MemorySegment.NULL)) {
-                throw VerbsException.of("ibv_alloc_mw", Downcalls.errno(), "device " + context.name() + ", " + type);
+                throw Errors.of("ibv_alloc_mw", Downcalls.errno(), "device " + context.name() + ", " + type);
             }
             return new MemoryWindow(this, mw.reinterpret(Structs.ibv_mw.byteSize()), type);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        });
     }
 
     /** Creates a queue pair ({@code ibv_create_qp}, or {@code ibv_create_qp_ex} for the extended send API). */
@@ -164,6 +156,6 @@ public final class ProtectionDomain extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Ibv.ibv_dealloc_pd, "ibv_dealloc_pd", handle, "device " + context.name());
+        destroyWith(Ibv.ibv_dealloc_pd.handle(), "ibv_dealloc_pd", handle, "device " + context.name());
     }
 }

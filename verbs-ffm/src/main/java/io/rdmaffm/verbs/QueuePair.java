@@ -1,14 +1,20 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.Errors;
+import io.rdmaffm.verbs.internal.Lifetime;
+import io.rdmaffm.verbs.internal.VerbsBridge;
 import io.rdmaffm.verbs.raw.Constants;
 import io.rdmaffm.verbs.raw.Downcalls;
 import io.rdmaffm.verbs.raw.Ibv;
+import io.rdmaffm.verbs.raw.Offsets.ibv_qp_attr;
+import io.rdmaffm.verbs.raw.Offsets.ibv_qp_init_attr;
+import io.rdmaffm.verbs.raw.Offsets.ibv_qp_init_attr_ex;
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Shim;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -19,7 +25,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@code struct ibv_qp}: an RC, UC or UD queue pair. Move it through RESET→INIT→RTR→RTS with
  * {@link #modify(QueuePairAttributes)}; post with {@link #postSend(SendWorkRequests, int)} and
  * {@link #postRecv(RecvWorkRequests, int)} (one downcall each, no allocation). Posting is safe from one
- * sender thread and one receiver thread at a time; control calls are synchronized.
+ * sender thread and one receiver thread at a time; control calls are synchronized. {@link #close()} may come
+ * from any thread, also while another posts: it waits for the post in progress to return, and every later call
+ * throws IllegalStateException.
  */
 public final class QueuePair extends NativeObject {
     private final ProtectionDomain pd;
@@ -49,69 +57,87 @@ public final class QueuePair extends NativeObject {
         this.sendCq = init.sendCq;
         this.recvCq = init.recvCq;
         this.srq = init.srq;
-        this.qpNumber = handle.get(JAVA_INT, Structs.offset(Structs.ibv_qp, "qp_num"));
+        this.qpNumber = handle.get(JAVA_INT, Offsets.ibv_qp.qp_num);
         this.maxInlineData = maxInline;
         this.extendedSend = qpx == null ? null : new ExtendedSend(this, qpx, init.sendOps);
-        // The QP uses its CQs and SRQ: they must outlive it.
-        init.sendCq.pin(this);
-        if (init.recvCq != init.sendCq) {
-            init.recvCq.pin(this);
-        }
-        if (init.srq != null) {
-            init.srq.pin(this);
-        }
     }
 
-    /** The fields ibv_qp_init_attr and ibv_qp_init_attr_ex share (same offsets in both). */
-    private static void writeInitAttributes(MemorySegment a, StructLayout l, QueuePairInit init) {
-        a.set(ADDRESS, Structs.offset(l, "send_cq"), init.sendCq.handle());
-        a.set(ADDRESS, Structs.offset(l, "recv_cq"), init.recvCq.handle());
-        a.set(ADDRESS, Structs.offset(l, "srq"), init.srq == null ? MemorySegment.NULL : init.srq.handle());
-        a.set(JAVA_INT, Structs.offset(l, "cap.max_send_wr"), init.maxSendWr);
-        a.set(JAVA_INT, Structs.offset(l, "cap.max_recv_wr"), init.srq == null ? init.maxRecvWr : 0);
-        a.set(JAVA_INT, Structs.offset(l, "cap.max_send_sge"), init.maxSendSge);
-        a.set(JAVA_INT, Structs.offset(l, "cap.max_recv_sge"), init.srq == null ? init.maxRecvSge : 0);
-        a.set(JAVA_INT, Structs.offset(l, "cap.max_inline_data"), init.maxInlineData);
-        a.set(JAVA_INT, Structs.offset(l, "qp_type"), init.type.value());
-        a.set(JAVA_INT, Structs.offset(l, "sq_sig_all"), init.signalAll ? 1 : 0);
+    /**
+     * ibv_qp_init_attr, or the members ibv_qp_init_attr_ex begins with (verbs.h declares them first, in the same
+     * order). Run while the CQs and SRQ are pinned, so their pointers stay valid for the create verb.
+     */
+    private static void writeInitAttributes(MemorySegment a, QueuePairInit init) {
+        a.set(ADDRESS, ibv_qp_init_attr.send_cq, init.sendCq.handle());
+        a.set(ADDRESS, ibv_qp_init_attr.recv_cq, init.recvCq.handle());
+        a.set(ADDRESS, ibv_qp_init_attr.srq, init.srq == null ? MemorySegment.NULL : init.srq.handle());
+        a.set(JAVA_INT, ibv_qp_init_attr.cap__max_send_wr, init.maxSendWr);
+        a.set(JAVA_INT, ibv_qp_init_attr.cap__max_recv_wr, init.srq == null ? init.maxRecvWr : 0);
+        a.set(JAVA_INT, ibv_qp_init_attr.cap__max_send_sge, init.maxSendSge);
+        a.set(JAVA_INT, ibv_qp_init_attr.cap__max_recv_sge, init.srq == null ? init.maxRecvSge : 0);
+        a.set(JAVA_INT, ibv_qp_init_attr.cap__max_inline_data, init.maxInlineData);
+        a.set(JAVA_INT, ibv_qp_init_attr.qp_type, init.type.value());
+        a.set(JAVA_INT, ibv_qp_init_attr.sq_sig_all, init.signalAll ? 1 : 0);
+    }
+
+    /**
+     * Creates a QP with {@code create}: its CQs and SRQ are pinned (they must outlive it) and its PD holds its
+     * place from before the create verb runs, so none of them can close meanwhile; all is given back if it fails.
+     */
+    private static QueuePair make(ProtectionDomain pd, QueuePairInit init, MemorySegment attr,
+                                  Lifetime.Call<QueuePair> create) {
+        NativeObject[] uses = {init.sendCq, init.recvCq == init.sendCq ? null : init.recvCq, init.srq};
+        int pinned = 0;
+        boolean made = false;
+        try {
+            for (; pinned < uses.length; pinned++) {
+                if (uses[pinned] != null) {
+                    uses[pinned].pin();
+                }
+            }
+            writeInitAttributes(attr, init);
+            QueuePair qp = pd.life.create(create);
+            made = true;
+            return qp;
+        } finally {
+            for (int i = 0; i < pinned && !made; i++) {
+                if (uses[i] != null) {
+                    uses[i].unpin();
+                }
+            }
+        }
     }
 
     static QueuePair create(ProtectionDomain pd, QueuePairInit init) {
         boolean ex = init.sendOps != 0;
-        StructLayout l = ex ? Structs.ibv_qp_init_attr_ex : Structs.ibv_qp_init_attr;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(l);
-            writeInitAttributes(a, l, init);
-            MemorySegment qp;
-            String verb;
-            if (ex) {
-                a.set(JAVA_INT, Structs.offset(l, "comp_mask"),
-                        Constants.IBV_QP_INIT_ATTR_PD | Constants.IBV_QP_INIT_ATTR_SEND_OPS_FLAGS);
-                a.set(ADDRESS, Structs.offset(l, "pd"), pd.handle());
-                a.set(JAVA_LONG, Structs.offset(l, "send_ops_flags"), init.sendOps);
-                verb = "ibv_create_qp_ex";
-                qp = (MemorySegment) Shim.rdmaffm_create_qp_ex.invokeExact(Downcalls.errnoState(),
-                        pd.context().handle(), a);
-            } else {
-                verb = "ibv_create_qp";
-                qp = (MemorySegment) Ibv.ibv_create_qp.invokeExact(Downcalls.errnoState(), pd.handle(), a);
-            }
-            if (qp.equals(MemorySegment.NULL)) {
-                throw VerbsException.of(verb, Downcalls.errno(), "device " + pd.context().name() + ", " + init.type
-                        + ", max_send_wr " + init.maxSendWr + ", max_recv_wr " + init.maxRecvWr + ", max_inline_data "
-                        + init.maxInlineData);
-            }
-            qp = qp.reinterpret(Structs.ibv_qp.byteSize());
-            int maxInline = a.get(JAVA_INT, Structs.offset(l, "cap.max_inline_data"));
-            MemorySegment qpx = null;
-            if (ex) {
-                qpx = ((MemorySegment) Ibv.ibv_qp_to_qp_ex.invokeExact(qp)).reinterpret(Structs.ibv_qp_ex.byteSize());
-            }
-            return new QueuePair(pd, init, qp, maxInline, qpx, null);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            MemorySegment a = arena.allocate(ex ? Structs.ibv_qp_init_attr_ex : Structs.ibv_qp_init_attr);
+            String verb = ex ? "ibv_create_qp_ex" : "ibv_create_qp";
+            return make(pd, init, a, pdHandle -> {
+                MemorySegment qp;
+                if (ex) {
+                    a.set(JAVA_INT, ibv_qp_init_attr_ex.comp_mask,
+                            Constants.IBV_QP_INIT_ATTR_PD | Constants.IBV_QP_INIT_ATTR_SEND_OPS_FLAGS);
+                    a.set(ADDRESS, ibv_qp_init_attr_ex.pd, pdHandle);
+                    a.set(JAVA_LONG, ibv_qp_init_attr_ex.send_ops_flags, init.sendOps);
+                    // The PD's place in its context keeps the context open too.
+                    qp = (MemorySegment) Shim.rdmaffm_create_qp_ex.handle().invokeExact(Downcalls.errnoState(),
+                            pd.context().rawHandle(), a);
+                } else {
+                    qp = (MemorySegment) Ibv.ibv_create_qp.handle().invokeExact(Downcalls.errnoState(), pdHandle, a);
+                }
+                if (qp.equals(MemorySegment.NULL)) {
+                    throw Errors.of(verb, Downcalls.errno(), "device " + pd.context().name() + ", " + init.type
+                            + ", max_send_wr " + init.maxSendWr + ", max_recv_wr " + init.maxRecvWr
+                            + ", max_inline_data " + init.maxInlineData);
+                }
+                qp = qp.reinterpret(Structs.ibv_qp.byteSize());
+                int maxInline = a.get(JAVA_INT, ibv_qp_init_attr.cap__max_inline_data);
+                MemorySegment qpx = null;
+                if (ex) {
+                    qpx = ((MemorySegment) Ibv.ibv_qp_to_qp_ex.handle().invokeExact(qp)).reinterpret(Structs.ibv_qp_ex.byteSize());
+                }
+                return new QueuePair(pd, init, qp, maxInline, qpx, null);
+            });
         }
     }
 
@@ -121,31 +147,26 @@ public final class QueuePair extends NativeObject {
      * ibv_qp (NULL with errno set on failure); {@code destroyer} runs instead of {@code ibv_destroy_qp}.
      */
     static QueuePair createExternally(ProtectionDomain pd, QueuePairInit init, String verb,
-                                      io.rdmaffm.verbs.internal.VerbsBridge.QueuePairCreator creator,
-                                      Runnable destroyer) {
+                                      VerbsBridge.QueuePairCreator creator, Runnable destroyer) {
         if (init.sendOps != 0) {
             throw new IllegalArgumentException(verb + " creates plain queue pairs: extended send operations "
                     + "(QueuePairInit.extendedSendOps) are not available through it");
         }
-        StructLayout l = Structs.ibv_qp_init_attr;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(l);
-            writeInitAttributes(a, l, init);
-            MemorySegment qp = creator.create(pd.handle(), a);
-            if (qp == null || qp.equals(MemorySegment.NULL)) {
-                throw VerbsException.of(verb, Downcalls.errno(), "device " + pd.context().name() + ", " + init.type
-                        + ", max_send_wr " + init.maxSendWr + ", max_recv_wr " + init.maxRecvWr);
-            }
-            qp = qp.reinterpret(Structs.ibv_qp.byteSize());
-            QueuePair created = new QueuePair(pd, init, qp, a.get(JAVA_INT, Structs.offset(l, "cap.max_inline_data")),
-                    null, destroyer);
-            // librdmacm moves its QPs to INIT itself (and to RTR/RTS on connect).
-            created.lastKnownState = QueuePairState.INIT;
-            return created;
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            MemorySegment a = arena.allocate(Structs.ibv_qp_init_attr);
+            return make(pd, init, a, pdHandle -> {
+                MemorySegment qp = creator.create(pdHandle, a);
+                if (qp == null || qp.equals(MemorySegment.NULL)) {
+                    throw Errors.of(verb, Downcalls.errno(), "device " + pd.context().name() + ", " + init.type
+                            + ", max_send_wr " + init.maxSendWr + ", max_recv_wr " + init.maxRecvWr);
+                }
+                qp = qp.reinterpret(Structs.ibv_qp.byteSize());
+                QueuePair created = new QueuePair(pd, init, qp, a.get(JAVA_INT, ibv_qp_init_attr.cap__max_inline_data),
+                        null, destroyer);
+                // librdmacm moves its QPs to INIT itself (and to RTR/RTS on connect).
+                created.lastKnownState = QueuePairState.INIT;
+                return created;
+            });
         }
     }
 
@@ -185,78 +206,63 @@ public final class QueuePair extends NativeObject {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(Structs.ibv_qp_attr);
             attributes.writeTo(a);
-            int rc = (int) Ibv.ibv_modify_qp.invokeExact(Downcalls.errnoState(), handle(), a, attributes.mask());
+            int rc = call(h -> (int) Ibv.ibv_modify_qp.handle().invokeExact(Downcalls.errnoState(), h, a, attributes.mask()));
             if (rc != 0) {
-                throw VerbsException.of("ibv_modify_qp", rc > 0 ? rc : Downcalls.errno(), "device "
-                        + pd.context().name() + ", " + type + " QP 0x" + Integer.toHexString(qpNumber) + ", "
-                        + attributes.describe(lastKnownState));
+                throw Errors.of("ibv_modify_qp", Errors.errnoOf(rc), "device " + pd.context().name() + ", " + type
+                        + " QP 0x" + Integer.toHexString(qpNumber) + ", " + attributes.describe(lastKnownState));
             }
-            if (attributes.state() != null) {
-                lastKnownState = attributes.state();
-            }
-            if (type == QueuePairType.UD && (attributes.mask() & Constants.IBV_QP_PORT) != 0) {
-                udMaxMessage = pd.context().queryPort(attributes.port).activeMtu().bytes();
-            }
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
+        if (attributes.state() != null) {
+            lastKnownState = attributes.state();
+        }
+        if (type == QueuePairType.UD && (attributes.mask() & Constants.IBV_QP_PORT) != 0) {
+            udMaxMessage = pd.context().queryPort(attributes.port).activeMtu().bytes();
+        }
+    }
+
+    /** {@code ibv_query_qp} of the attributes in {@code mask} into {@code a}; returns the state it reports. */
+    private QueuePairState queryInto(MemorySegment a, int mask) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment init = arena.allocate(Structs.ibv_qp_init_attr);
+            int rc = call(h -> (int) Ibv.ibv_query_qp.handle().invokeExact(Downcalls.errnoState(), h, a, mask, init));
+            Errors.check("ibv_query_qp", rc, "QP 0x" + Integer.toHexString(qpNumber));
+        }
+        lastKnownState = QueuePairState.of(a.get(JAVA_INT, ibv_qp_attr.qp_state));
+        return lastKnownState;
     }
 
     /** The current state ({@code ibv_query_qp} with IBV_QP_STATE). */
     public synchronized QueuePairState state() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(Structs.ibv_qp_attr);
-            MemorySegment init = arena.allocate(Structs.ibv_qp_init_attr);
-            int rc = (int) Ibv.ibv_query_qp.invokeExact(Downcalls.errnoState(), handle(), a, Constants.IBV_QP_STATE, init);
-            Context.check("ibv_query_qp", rc, "QP 0x" + Integer.toHexString(qpNumber));
-            lastKnownState = QueuePairState.of(a.get(JAVA_INT, Structs.offset(Structs.ibv_qp_attr, "qp_state")));
-            return lastKnownState;
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            return queryInto(arena.allocate(Structs.ibv_qp_attr), Constants.IBV_QP_STATE);
         }
     }
 
     /** Current attributes as the device reports them ({@code ibv_query_qp}). */
     public synchronized QueuePairInfo query() {
-        StructLayout l = Structs.ibv_qp_attr;
+        int mask = Constants.IBV_QP_STATE | Constants.IBV_QP_PATH_MTU | Constants.IBV_QP_DEST_QPN
+                | Constants.IBV_QP_RQ_PSN | Constants.IBV_QP_SQ_PSN | Constants.IBV_QP_TIMEOUT
+                | Constants.IBV_QP_RETRY_CNT | Constants.IBV_QP_RNR_RETRY | Constants.IBV_QP_MAX_QP_RD_ATOMIC
+                | Constants.IBV_QP_MAX_DEST_RD_ATOMIC | Constants.IBV_QP_CAP | Constants.IBV_QP_ACCESS_FLAGS
+                | Constants.IBV_QP_PORT | Constants.IBV_QP_QKEY | Constants.IBV_QP_AV | Constants.IBV_QP_MIN_RNR_TIMER;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(l);
-            MemorySegment init = arena.allocate(Structs.ibv_qp_init_attr);
-            int mask = Constants.IBV_QP_STATE | Constants.IBV_QP_PATH_MTU | Constants.IBV_QP_DEST_QPN
-                    | Constants.IBV_QP_RQ_PSN | Constants.IBV_QP_SQ_PSN | Constants.IBV_QP_TIMEOUT
-                    | Constants.IBV_QP_RETRY_CNT | Constants.IBV_QP_RNR_RETRY | Constants.IBV_QP_MAX_QP_RD_ATOMIC
-                    | Constants.IBV_QP_MAX_DEST_RD_ATOMIC | Constants.IBV_QP_CAP | Constants.IBV_QP_ACCESS_FLAGS
-                    | Constants.IBV_QP_PORT | Constants.IBV_QP_QKEY | Constants.IBV_QP_AV | Constants.IBV_QP_MIN_RNR_TIMER;
-            int rc = (int) Ibv.ibv_query_qp.invokeExact(Downcalls.errnoState(), handle(), a, mask, init);
-            Context.check("ibv_query_qp", rc, "QP 0x" + Integer.toHexString(qpNumber));
-            QueuePairState st = QueuePairState.of(a.get(JAVA_INT, Structs.offset(l, "qp_state")));
-            lastKnownState = st;
-            int mtu = a.get(JAVA_INT, Structs.offset(l, "path_mtu"));
+            MemorySegment a = arena.allocate(Structs.ibv_qp_attr);
+            QueuePairState st = queryInto(a, mask);
+            int mtu = a.get(JAVA_INT, ibv_qp_attr.path_mtu);
             return new QueuePairInfo(st, mtu >= 1 && mtu <= 5 ? Mtu.of(mtu) : null,
-                    a.get(JAVA_INT, Structs.offset(l, "dest_qp_num")),
-                    a.get(JAVA_INT, Structs.offset(l, "rq_psn")),
-                    a.get(JAVA_INT, Structs.offset(l, "sq_psn")),
-                    a.get(JAVA_INT, Structs.offset(l, "qkey")),
-                    a.get(JAVA_INT, Structs.offset(l, "qp_access_flags")),
-                    u8(a, "timeout"), u8(a, "retry_cnt"), u8(a, "rnr_retry"), u8(a, "max_rd_atomic"),
-                    u8(a, "max_dest_rd_atomic"), u8(a, "min_rnr_timer"), u8(a, "port_num"),
-                    a.get(JAVA_INT, Structs.offset(l, "cap.max_send_wr")),
-                    a.get(JAVA_INT, Structs.offset(l, "cap.max_recv_wr")),
-                    a.get(JAVA_INT, Structs.offset(l, "cap.max_inline_data")),
-                    u8(a, "ah_attr.grh.sgid_index"), u8(a, "ah_attr.is_global") != 0);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+                    a.get(JAVA_INT, ibv_qp_attr.dest_qp_num), a.get(JAVA_INT, ibv_qp_attr.rq_psn),
+                    a.get(JAVA_INT, ibv_qp_attr.sq_psn), a.get(JAVA_INT, ibv_qp_attr.qkey),
+                    a.get(JAVA_INT, ibv_qp_attr.qp_access_flags), u8(a, ibv_qp_attr.timeout),
+                    u8(a, ibv_qp_attr.retry_cnt), u8(a, ibv_qp_attr.rnr_retry), u8(a, ibv_qp_attr.max_rd_atomic),
+                    u8(a, ibv_qp_attr.max_dest_rd_atomic), u8(a, ibv_qp_attr.min_rnr_timer),
+                    u8(a, ibv_qp_attr.port_num), a.get(JAVA_INT, ibv_qp_attr.cap__max_send_wr),
+                    a.get(JAVA_INT, ibv_qp_attr.cap__max_recv_wr), a.get(JAVA_INT, ibv_qp_attr.cap__max_inline_data),
+                    u8(a, ibv_qp_attr.ah_attr__grh__sgid_index), u8(a, ibv_qp_attr.ah_attr__is_global) != 0);
         }
     }
 
-    private static int u8(MemorySegment a, String field) {
-        return Byte.toUnsignedInt(a.get(JAVA_BYTE, Structs.offset(Structs.ibv_qp_attr, field)));
+    private static int u8(MemorySegment a, long offset) {
+        return Byte.toUnsignedInt(a.get(JAVA_BYTE, offset));
     }
 
     /** Moves the QP to ERR: outstanding work requests complete with WR_FLUSH_ERR. */
@@ -284,10 +290,10 @@ public final class QueuePair extends NativeObject {
      * Posts work requests 0..n-1 of the batch as one list ({@code ibv_post_send}). Throws
      * {@link VerbsException} when the provider rejects one (wrong QP state, queue full, bad opcode for the
      * QP type); the message names its index. On a UD QP, a message longer than the port MTU is refused with
-     * {@link IllegalArgumentException} before anything is posted (the device would drop it silently).
+     * {@link IllegalArgumentException} before anything is posted (the device would drop it silently). Throws
+     * IllegalStateException once the QP is closed, or while another thread closes it.
      */
     public void postSend(SendWorkRequests batch, int n) {
-        MemorySegment h = handle();
         QueuePairState known = lastKnownState;
         if (known == QueuePairState.RESET || known == QueuePairState.INIT || known == QueuePairState.RTR) {
             refuseSendBeforeRts(n);
@@ -301,11 +307,15 @@ public final class QueuePair extends NativeObject {
                         + ", nothing was posted");
             }
         }
+        Lifetime l = life;
+        MemorySegment h = l.enter();
         int rc;
         try {
-            rc = (int) Shim.rdmaffm_post_send.invokeExact(h, batch.wrs, batch.badWr);
+            rc = (int) Shim.DataPath.rdmaffm_post_send.invokeExact(h, batch.wrs, batch.badWr);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            l.exit();
         }
         if (batch.hasBinds) {
             batch.afterPosted(rc == 0 ? n : Math.max(0, batch.badIndex()));
@@ -313,7 +323,7 @@ public final class QueuePair extends NativeObject {
         if (rc != 0) {
             // Providers that refuse the whole list (e.g. wrong QP state) leave bad_wr unset.
             int bad = batch.badIndex();
-            throw VerbsException.of("ibv_post_send", VerbsException.postErrno(rc), "QP 0x"
+            throw Errors.of("ibv_post_send", Errors.postErrno(rc), "QP 0x"
                     + Integer.toHexString(qpNumber) + " (" + type + ", last set state " + lastKnownState + ")"
                     + (bad >= 0 ? ", work request " + bad + " of " + n : ", " + n + " work request(s)"));
         }
@@ -330,7 +340,7 @@ public final class QueuePair extends NativeObject {
     private void refuseSendBeforeRts(int n) {
         QueuePairState now = state();
         if (now == QueuePairState.RESET || now == QueuePairState.INIT || now == QueuePairState.RTR) {
-            throw new VerbsException("ibv_post_send", 22 /* EINVAL */, "QP 0x" + Integer.toHexString(qpNumber) + " ("
+            throw new VerbsException("ibv_post_send", Constants.EINVAL, "QP 0x" + Integer.toHexString(qpNumber) + " ("
                     + type + ") is in " + now + ": sends need RTS; refused before reaching the provider, " + n
                     + " work request(s) not posted");
         }
@@ -343,21 +353,23 @@ public final class QueuePair extends NativeObject {
 
     /** Posts receive work requests [from, from+n) as one list ({@code ibv_post_recv}). */
     public void postRecv(RecvWorkRequests batch, int from, int n) {
-        MemorySegment h = handle();
-        if (srq != null) {
-            throw new IllegalStateException("QP 0x" + Integer.toHexString(qpNumber)
-                    + " receives from a shared receive queue: post receives to the SRQ");
-        }
-        MemorySegment first = batch.chainRange(from, n);
+        Lifetime l = life;
+        MemorySegment h = l.enter();
         int rc;
         try {
-            rc = (int) Shim.rdmaffm_post_recv.invokeExact(h, first, batch.badWr);
+            if (srq != null) {
+                throw new IllegalStateException("QP 0x" + Integer.toHexString(qpNumber)
+                        + " receives from a shared receive queue: post receives to the SRQ");
+            }
+            rc = (int) Shim.DataPath.rdmaffm_post_recv.invokeExact(h, batch.chainRange(from, n), batch.badWr);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            l.exit();
         }
         if (rc != 0) {
-            throw VerbsException.of("ibv_post_recv", VerbsException.postErrno(rc), "QP 0x" + Integer.toHexString(qpNumber) + " (" + type
-                    + ", last set state " + lastKnownState + ")");
+            throw Errors.of("ibv_post_recv", Errors.postErrno(rc), "QP 0x" + Integer.toHexString(qpNumber) + " ("
+                    + type + ", last set state " + lastKnownState + ")");
         }
     }
 
@@ -381,26 +393,19 @@ public final class QueuePair extends NativeObject {
     void destroy(MemorySegment handle) {
         if (externalDestroy != null) {
             externalDestroy.run();
-            return;
-        }
-        try {
-            int rc = (int) Ibv.ibv_destroy_qp.invokeExact(Downcalls.errnoState(), handle);
-            Context.check("ibv_destroy_qp", rc, "QP 0x" + Integer.toHexString(qpNumber));
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+        } else {
+            destroyWith(Ibv.ibv_destroy_qp.handle(), "ibv_destroy_qp", handle, "QP 0x" + Integer.toHexString(qpNumber));
         }
     }
 
     @Override
     void afterClose() {
-        sendCq.unpin(this);
+        sendCq.unpin();
         if (recvCq != sendCq) {
-            recvCq.unpin(this);
+            recvCq.unpin();
         }
         if (srq != null) {
-            srq.unpin(this);
+            srq.unpin();
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.rdmaffm.verbs;
 
 import io.rdmaffm.verbs.raw.Constants;
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.MemorySegment;
@@ -175,8 +176,8 @@ public final class QueuePairAttributes {
         a.fromNative = attr.asSlice(0, l.byteSize()).toArray(JAVA_BYTE);
         a.mask = mask;
         // The fields modify() itself looks at: the target state and, for UD, the port whose MTU bounds sends.
-        a.state = QueuePairState.of(attr.get(JAVA_INT, Structs.offset(l, "qp_state")));
-        a.port = Byte.toUnsignedInt(attr.get(JAVA_BYTE, Structs.offset(l, "port_num")));
+        a.state = QueuePairState.of(attr.get(JAVA_INT, Offsets.ibv_qp_attr.qp_state));
+        a.port = Byte.toUnsignedInt(attr.get(JAVA_BYTE, Offsets.ibv_qp_attr.port_num));
         return a;
     }
 
@@ -222,57 +223,56 @@ public final class QueuePairAttributes {
 
     /** Writes the fields whose IBV_QP_* bit is in {@code which}. */
     private void writeFields(MemorySegment a, int which) {
-        StructLayout l = Structs.ibv_qp_attr;
         if ((which & Constants.IBV_QP_STATE) != 0 && state != null) {
-            a.set(JAVA_INT, Structs.offset(l, "qp_state"), state.value());
+            a.set(JAVA_INT, Offsets.ibv_qp_attr.qp_state, state.value());
         }
         if ((which & Constants.IBV_QP_PATH_MTU) != 0 && pathMtu != null) {
-            a.set(JAVA_INT, Structs.offset(l, "path_mtu"), pathMtu.value());
+            a.set(JAVA_INT, Offsets.ibv_qp_attr.path_mtu, pathMtu.value());
         }
         if ((which & Constants.IBV_QP_QKEY) != 0) {
-            a.set(JAVA_INT, Structs.offset(l, "qkey"), qkey);
+            a.set(JAVA_INT, Offsets.ibv_qp_attr.qkey, qkey);
         }
         if ((which & Constants.IBV_QP_RQ_PSN) != 0) {
-            a.set(JAVA_INT, Structs.offset(l, "rq_psn"), rqPsn);
+            a.set(JAVA_INT, Offsets.ibv_qp_attr.rq_psn, rqPsn);
         }
         if ((which & Constants.IBV_QP_SQ_PSN) != 0) {
-            a.set(JAVA_INT, Structs.offset(l, "sq_psn"), sqPsn);
+            a.set(JAVA_INT, Offsets.ibv_qp_attr.sq_psn, sqPsn);
         }
         if ((which & Constants.IBV_QP_DEST_QPN) != 0) {
-            a.set(JAVA_INT, Structs.offset(l, "dest_qp_num"), destQpNumber);
+            a.set(JAVA_INT, Offsets.ibv_qp_attr.dest_qp_num, destQpNumber);
         }
         if ((which & Constants.IBV_QP_ACCESS_FLAGS) != 0) {
-            a.set(JAVA_INT, Structs.offset(l, "qp_access_flags"), accessFlags);
+            a.set(JAVA_INT, Offsets.ibv_qp_attr.qp_access_flags, accessFlags);
         }
         if ((which & Constants.IBV_QP_AV) != 0 && addressVector != null) {
-            addressVector.writeTo(a, Structs.offset(l, "ah_attr"));
+            addressVector.writeTo(a, Offsets.ibv_qp_attr.ah_attr);
         }
         if ((which & Constants.IBV_QP_PKEY_INDEX) != 0) {
-            a.set(JAVA_SHORT, Structs.offset(l, "pkey_index"), (short) pkeyIndex);
+            a.set(JAVA_SHORT, Offsets.ibv_qp_attr.pkey_index, (short) pkeyIndex);
         }
         if ((which & Constants.IBV_QP_EN_SQD_ASYNC_NOTIFY) != 0) {
-            a.set(JAVA_BYTE, Structs.offset(l, "en_sqd_async_notify"), (byte) (enSqdAsyncNotify ? 1 : 0));
+            a.set(JAVA_BYTE, Offsets.ibv_qp_attr.en_sqd_async_notify, (byte) (enSqdAsyncNotify ? 1 : 0));
         }
         if ((which & Constants.IBV_QP_MAX_QP_RD_ATOMIC) != 0) {
-            a.set(JAVA_BYTE, Structs.offset(l, "max_rd_atomic"), (byte) maxRdAtomic);
+            a.set(JAVA_BYTE, Offsets.ibv_qp_attr.max_rd_atomic, (byte) maxRdAtomic);
         }
         if ((which & Constants.IBV_QP_MAX_DEST_RD_ATOMIC) != 0) {
-            a.set(JAVA_BYTE, Structs.offset(l, "max_dest_rd_atomic"), (byte) maxDestRdAtomic);
+            a.set(JAVA_BYTE, Offsets.ibv_qp_attr.max_dest_rd_atomic, (byte) maxDestRdAtomic);
         }
         if ((which & Constants.IBV_QP_MIN_RNR_TIMER) != 0) {
-            a.set(JAVA_BYTE, Structs.offset(l, "min_rnr_timer"), (byte) minRnrTimer);
+            a.set(JAVA_BYTE, Offsets.ibv_qp_attr.min_rnr_timer, (byte) minRnrTimer);
         }
         if ((which & Constants.IBV_QP_PORT) != 0) {
-            a.set(JAVA_BYTE, Structs.offset(l, "port_num"), (byte) port);
+            a.set(JAVA_BYTE, Offsets.ibv_qp_attr.port_num, (byte) port);
         }
         if ((which & Constants.IBV_QP_TIMEOUT) != 0) {
-            a.set(JAVA_BYTE, Structs.offset(l, "timeout"), (byte) timeout);
+            a.set(JAVA_BYTE, Offsets.ibv_qp_attr.timeout, (byte) timeout);
         }
         if ((which & Constants.IBV_QP_RETRY_CNT) != 0) {
-            a.set(JAVA_BYTE, Structs.offset(l, "retry_cnt"), (byte) retryCount);
+            a.set(JAVA_BYTE, Offsets.ibv_qp_attr.retry_cnt, (byte) retryCount);
         }
         if ((which & Constants.IBV_QP_RNR_RETRY) != 0) {
-            a.set(JAVA_BYTE, Structs.offset(l, "rnr_retry"), (byte) rnrRetry);
+            a.set(JAVA_BYTE, Offsets.ibv_qp_attr.rnr_retry, (byte) rnrRetry);
         }
     }
 

@@ -1,7 +1,10 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.Errors;
+import io.rdmaffm.verbs.raw.Constants;
 import io.rdmaffm.verbs.raw.Downcalls;
 import io.rdmaffm.verbs.raw.Ibv;
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.Arena;
@@ -24,10 +27,10 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  */
 public record RdmaDevice(String name, long guid, int nodeType, int transportType, String ibdevPath) {
 
-    private static final long NAME = Structs.offset(Structs.ibv_device, "name");
-    private static final long NODE_TYPE = Structs.offset(Structs.ibv_device, "node_type");
-    private static final long TRANSPORT = Structs.offset(Structs.ibv_device, "transport_type");
-    private static final long IBDEV_PATH = Structs.offset(Structs.ibv_device, "ibdev_path");
+    private static final long NAME = Offsets.ibv_device.name;
+    private static final long NODE_TYPE = Offsets.ibv_device.node_type;
+    private static final long TRANSPORT = Offsets.ibv_device.transport_type;
+    private static final long IBDEV_PATH = Offsets.ibv_device.ibdev_path;
 
     /**
      * All devices ({@code ibv_get_device_list}). An empty list when there is none; note that libibverbs
@@ -46,9 +49,9 @@ public record RdmaDevice(String name, long guid, int nodeType, int transportType
         MemorySegment d = device.reinterpret(Structs.ibv_device.byteSize());
         long guid;
         try {
-            guid = Long.reverseBytes((long) Ibv.ibv_get_device_guid.invokeExact(device));
+            guid = Long.reverseBytes((long) Ibv.ibv_get_device_guid.handle().invokeExact(device));
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
         }
         return new RdmaDevice(d.getString(NAME), guid, d.get(JAVA_INT, NODE_TYPE), d.get(JAVA_INT, TRANSPORT),
                 d.getString(IBDEV_PATH));
@@ -62,13 +65,13 @@ public record RdmaDevice(String name, long guid, int nodeType, int transportType
     static void withDeviceList(DeviceVisitor visitor) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment count = arena.allocate(JAVA_INT);
-            MemorySegment list = (MemorySegment) Ibv.ibv_get_device_list.invokeExact(Downcalls.errnoState(), count);
+            MemorySegment list = (MemorySegment) Ibv.ibv_get_device_list.handle().invokeExact(Downcalls.errnoState(), count);
             if (list.equals(MemorySegment.NULL)) {
                 int errno = Downcalls.errno();
-                if (errno == VerbsException.ENOSYS) {
+                if (errno == Constants.ENOSYS) {
                     return; // no RDMA support in this kernel: no devices
                 }
-                throw VerbsException.of("ibv_get_device_list", errno, "");
+                throw Errors.of("ibv_get_device_list", errno, "");
             }
             try {
                 int n = count.get(JAVA_INT, 0);
@@ -79,12 +82,10 @@ public record RdmaDevice(String name, long guid, int nodeType, int transportType
                     }
                 }
             } finally {
-                Ibv.ibv_free_device_list.invokeExact(list);
+                Ibv.ibv_free_device_list.handle().invokeExact(list);
             }
-        } catch (RuntimeException | Error e) {
-            throw e;
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
         }
     }
 

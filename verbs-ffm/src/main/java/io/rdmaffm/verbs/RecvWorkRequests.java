@@ -1,5 +1,6 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.Arena;
@@ -16,10 +17,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 public final class RecvWorkRequests implements AutoCloseable {
     static final long WR_SIZE = Structs.ibv_recv_wr.byteSize();
     static final long SGE_SIZE = Structs.ibv_sge.byteSize();
-    private static final long WR_ID = Structs.offset(Structs.ibv_recv_wr, "wr_id");
-    private static final long NEXT = Structs.offset(Structs.ibv_recv_wr, "next");
-    private static final long SG_LIST = Structs.offset(Structs.ibv_recv_wr, "sg_list");
-    private static final long NUM_SGE = Structs.offset(Structs.ibv_recv_wr, "num_sge");
+    private static final long WR_ID = Offsets.ibv_recv_wr.wr_id;
+    private static final long NEXT = Offsets.ibv_recv_wr.next;
+    private static final long SG_LIST = Offsets.ibv_recv_wr.sg_list;
+    private static final long NUM_SGE = Offsets.ibv_recv_wr.num_sge;
 
     private final Arena arena;
     final MemorySegment wrs;
@@ -95,7 +96,6 @@ public final class RecvWorkRequests implements AutoCloseable {
             throw new IndexOutOfBoundsException("receive work request " + i + " of " + size);
         }
     }
-
 
     /** Posts entries [from, from+n) as one list: lets callers re-post one slot of a ring without re-chaining. */
     MemorySegment chainRange(int from, int n) {

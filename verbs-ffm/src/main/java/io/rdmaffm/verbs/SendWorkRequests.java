@@ -1,5 +1,6 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.Arena;
@@ -20,31 +21,31 @@ public final class SendWorkRequests implements AutoCloseable {
     static final StructLayout WR = Structs.ibv_send_wr;
     static final long WR_SIZE = WR.byteSize();
     static final long SGE_SIZE = Structs.ibv_sge.byteSize();
-    private static final long WR_ID = Structs.offset(WR, "wr_id");
-    static final long NEXT = Structs.offset(WR, "next");
-    private static final long SG_LIST = Structs.offset(WR, "sg_list");
-    private static final long NUM_SGE = Structs.offset(WR, "num_sge");
-    private static final long OPCODE = Structs.offset(WR, "opcode");
-    private static final long SEND_FLAGS = Structs.offset(WR, "send_flags");
-    private static final long IMM = Structs.offset(WR, "imm_data");
-    private static final long RDMA_ADDR = Structs.offset(WR, "wr.rdma.remote_addr");
-    private static final long RDMA_RKEY = Structs.offset(WR, "wr.rdma.rkey");
-    private static final long ATOMIC_ADDR = Structs.offset(WR, "wr.atomic.remote_addr");
-    private static final long ATOMIC_COMPARE_ADD = Structs.offset(WR, "wr.atomic.compare_add");
-    private static final long ATOMIC_SWAP = Structs.offset(WR, "wr.atomic.swap");
-    private static final long ATOMIC_RKEY = Structs.offset(WR, "wr.atomic.rkey");
-    private static final long UD_AH = Structs.offset(WR, "wr.ud.ah");
-    private static final long UD_QPN = Structs.offset(WR, "wr.ud.remote_qpn");
-    private static final long UD_QKEY = Structs.offset(WR, "wr.ud.remote_qkey");
-    private static final long BIND_MW = Structs.offset(WR, "bind_mw.mw");
-    private static final long BIND_RKEY = Structs.offset(WR, "bind_mw.rkey");
-    private static final long BIND_MR = Structs.offset(WR, "bind_mw.bind_info.mr");
-    private static final long BIND_ADDR = Structs.offset(WR, "bind_mw.bind_info.addr");
-    private static final long BIND_LENGTH = Structs.offset(WR, "bind_mw.bind_info.length");
-    private static final long BIND_ACCESS = Structs.offset(WR, "bind_mw.bind_info.mw_access_flags");
-    private static final long SGE_ADDR = Structs.offset(Structs.ibv_sge, "addr");
-    private static final long SGE_LENGTH = Structs.offset(Structs.ibv_sge, "length");
-    private static final long SGE_LKEY = Structs.offset(Structs.ibv_sge, "lkey");
+    private static final long WR_ID = Offsets.ibv_send_wr.wr_id;
+    static final long NEXT = Offsets.ibv_send_wr.next;
+    private static final long SG_LIST = Offsets.ibv_send_wr.sg_list;
+    private static final long NUM_SGE = Offsets.ibv_send_wr.num_sge;
+    private static final long OPCODE = Offsets.ibv_send_wr.opcode;
+    private static final long SEND_FLAGS = Offsets.ibv_send_wr.send_flags;
+    private static final long IMM = Offsets.ibv_send_wr.imm_data;
+    private static final long RDMA_ADDR = Offsets.ibv_send_wr.wr__rdma__remote_addr;
+    private static final long RDMA_RKEY = Offsets.ibv_send_wr.wr__rdma__rkey;
+    private static final long ATOMIC_ADDR = Offsets.ibv_send_wr.wr__atomic__remote_addr;
+    private static final long ATOMIC_COMPARE_ADD = Offsets.ibv_send_wr.wr__atomic__compare_add;
+    private static final long ATOMIC_SWAP = Offsets.ibv_send_wr.wr__atomic__swap;
+    private static final long ATOMIC_RKEY = Offsets.ibv_send_wr.wr__atomic__rkey;
+    private static final long UD_AH = Offsets.ibv_send_wr.wr__ud__ah;
+    private static final long UD_QPN = Offsets.ibv_send_wr.wr__ud__remote_qpn;
+    private static final long UD_QKEY = Offsets.ibv_send_wr.wr__ud__remote_qkey;
+    private static final long BIND_MW = Offsets.ibv_send_wr.bind_mw__mw;
+    private static final long BIND_RKEY = Offsets.ibv_send_wr.bind_mw__rkey;
+    private static final long BIND_MR = Offsets.ibv_send_wr.bind_mw__bind_info__mr;
+    private static final long BIND_ADDR = Offsets.ibv_send_wr.bind_mw__bind_info__addr;
+    private static final long BIND_LENGTH = Offsets.ibv_send_wr.bind_mw__bind_info__length;
+    private static final long BIND_ACCESS = Offsets.ibv_send_wr.bind_mw__bind_info__mw_access_flags;
+    private static final long SGE_ADDR = Offsets.ibv_sge.addr;
+    private static final long SGE_LENGTH = Offsets.ibv_sge.length;
+    private static final long SGE_LKEY = Offsets.ibv_sge.lkey;
 
     private final Arena arena;
     final MemorySegment wrs;
@@ -232,7 +233,7 @@ public final class SendWorkRequests implements AutoCloseable {
             return this;
         }
 
-        /** Destination of a UD send. */
+        /** Destination of a UD send. {@code ah} must stay open until this request is posted. */
         public Request ud(AddressHandle ah, int remoteQpn, int remoteQkey) {
             wrs.set(ADDRESS, base + UD_AH, ah.handle());
             wrs.set(JAVA_INT, base + UD_QPN, remoteQpn);

@@ -1,14 +1,16 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.Errors;
+import io.rdmaffm.verbs.internal.Lifetime;
 import io.rdmaffm.verbs.raw.Constants;
 import io.rdmaffm.verbs.raw.Downcalls;
 import io.rdmaffm.verbs.raw.Ibv;
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Shim;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
@@ -25,37 +27,39 @@ public final class SharedReceiveQueue extends NativeObject {
     }
 
     static SharedReceiveQueue create(ProtectionDomain pd, int maxWr, int maxSge, int limit) {
-        StructLayout l = Structs.ibv_srq_init_attr;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(l);
-            a.set(JAVA_INT, Structs.offset(l, "attr.max_wr"), maxWr);
-            a.set(JAVA_INT, Structs.offset(l, "attr.max_sge"), maxSge);
-            a.set(JAVA_INT, Structs.offset(l, "attr.srq_limit"), limit);
-            MemorySegment srq = (MemorySegment) Ibv.ibv_create_srq.invokeExact(Downcalls.errnoState(), pd.handle(), a);
-            if (srq.equals(MemorySegment.NULL)) {
-                throw VerbsException.of("ibv_create_srq", Downcalls.errno(), "device " + pd.context().name()
-                        + ", max_wr " + maxWr + ", max_sge " + maxSge);
-            }
-            return new SharedReceiveQueue(pd, srq.reinterpret(Structs.ibv_srq.byteSize()));
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            MemorySegment a = arena.allocate(Structs.ibv_srq_init_attr);
+            a.set(JAVA_INT, Offsets.ibv_srq_init_attr.attr__max_wr, maxWr);
+            a.set(JAVA_INT, Offsets.ibv_srq_init_attr.attr__max_sge, maxSge);
+            a.set(JAVA_INT, Offsets.ibv_srq_init_attr.attr__srq_limit, limit);
+            return pd.life.create(h -> {
+                MemorySegment srq = (MemorySegment) Ibv.ibv_create_srq.handle().invokeExact(Downcalls.errnoState(), h, a);
+                if (srq.equals(MemorySegment.NULL)) {
+                    throw Errors.of("ibv_create_srq", Downcalls.errno(), "device " + pd.context().name()
+                            + ", max_wr " + maxWr + ", max_sge " + maxSge);
+                }
+                return new SharedReceiveQueue(pd, srq.reinterpret(Structs.ibv_srq.byteSize()));
+            });
         }
     }
 
-    /** Posts receive work requests [from, from+n) ({@code ibv_post_srq_recv}). */
+    /**
+     * Posts receive work requests [from, from+n) ({@code ibv_post_srq_recv}). Throws IllegalStateException once
+     * the SRQ is closed (or being closed by another thread, which waits for a post in progress).
+     */
     public void postRecv(RecvWorkRequests batch, int from, int n) {
-        MemorySegment h = handle();
-        MemorySegment first = batch.chainRange(from, n);
+        Lifetime l = life;
+        MemorySegment h = l.enter();
         int rc;
         try {
-            rc = (int) Shim.rdmaffm_post_srq_recv.invokeExact(h, first, batch.badWr);
+            rc = (int) Shim.DataPath.rdmaffm_post_srq_recv.invokeExact(h, batch.chainRange(from, n), batch.badWr);
         } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            throw Errors.unchecked(t);
+        } finally {
+            l.exit();
         }
         if (rc != 0) {
-            throw VerbsException.of("ibv_post_srq_recv", VerbsException.postErrno(rc), "device " + pd.context().name());
+            throw Errors.of("ibv_post_srq_recv", Errors.postErrno(rc), "device " + pd.context().name());
         }
     }
 
@@ -74,33 +78,23 @@ public final class SharedReceiveQueue extends NativeObject {
     }
 
     private void modify(int maxWr, int limit, int mask) {
-        StructLayout l = Structs.ibv_srq_attr;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(l);
-            a.set(JAVA_INT, Structs.offset(l, "max_wr"), maxWr);
-            a.set(JAVA_INT, Structs.offset(l, "srq_limit"), limit);
-            int rc = (int) Ibv.ibv_modify_srq.invokeExact(Downcalls.errnoState(), handle(), a, mask);
-            Context.check("ibv_modify_srq", rc, "device " + pd.context().name());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            MemorySegment a = arena.allocate(Structs.ibv_srq_attr);
+            a.set(JAVA_INT, Offsets.ibv_srq_attr.max_wr, maxWr);
+            a.set(JAVA_INT, Offsets.ibv_srq_attr.srq_limit, limit);
+            int rc = call(h -> (int) Ibv.ibv_modify_srq.handle().invokeExact(Downcalls.errnoState(), h, a, mask));
+            Errors.check("ibv_modify_srq", rc, "device " + pd.context().name());
         }
     }
 
     /** {@code ibv_query_srq}: {max_wr, max_sge, srq_limit}. */
     public int[] query() {
-        StructLayout l = Structs.ibv_srq_attr;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment a = arena.allocate(l);
-            int rc = (int) Ibv.ibv_query_srq.invokeExact(Downcalls.errnoState(), handle(), a);
-            Context.check("ibv_query_srq", rc, "device " + pd.context().name());
-            return new int[] {a.get(JAVA_INT, Structs.offset(l, "max_wr")), a.get(JAVA_INT, Structs.offset(l, "max_sge")),
-                    a.get(JAVA_INT, Structs.offset(l, "srq_limit"))};
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            MemorySegment a = arena.allocate(Structs.ibv_srq_attr);
+            int rc = call(h -> (int) Ibv.ibv_query_srq.handle().invokeExact(Downcalls.errnoState(), h, a));
+            Errors.check("ibv_query_srq", rc, "device " + pd.context().name());
+            return new int[] {a.get(JAVA_INT, Offsets.ibv_srq_attr.max_wr), a.get(JAVA_INT, Offsets.ibv_srq_attr.max_sge),
+                    a.get(JAVA_INT, Offsets.ibv_srq_attr.srq_limit)};
         }
     }
 
@@ -110,6 +104,6 @@ public final class SharedReceiveQueue extends NativeObject {
 
     @Override
     void destroy(MemorySegment handle) {
-        destroyWith(Ibv.ibv_destroy_srq, "ibv_destroy_srq", handle, "device " + pd.context().name());
+        destroyWith(Ibv.ibv_destroy_srq.handle(), "ibv_destroy_srq", handle, "device " + pd.context().name());
     }
 }

@@ -59,31 +59,10 @@ public class VerbsException extends RuntimeException {
             return "no error reported";
         }
         try {
-            MemorySegment s = (MemorySegment) LibC.strerror.invokeExact(errno);
+            MemorySegment s = (MemorySegment) LibC.strerror.handle().invokeExact(errno);
             return s.reinterpret(512).getString(0);
         } catch (Throwable t) {
             return "errno " + errno;
         }
-    }
-
-    static final int ENOSYS = 38;
-    static final int EOPNOTSUPP = 95;
-    static final int EPROTONOSUPPORT = 93;
-
-    /**
-     * The errno in a post verb's return value. verbs.h documents an errno value, but providers differ:
-     * Soft-RoCE's user-space post_recv/post_srq_recv/post_send return it negated (-ENOMEM for a full queue,
-     * -EINVAL for too many SGEs) while its doorbell path returns it positive. Either way the magnitude is it.
-     */
-    static int postErrno(int rc) {
-        return rc < 0 ? -rc : rc;
-    }
-
-    /** The right subtype for an errno: "unsupported" for EOPNOTSUPP, ENOSYS and EPROTONOSUPPORT. */
-    static VerbsException of(String verb, int errno, String context) {
-        if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EPROTONOSUPPORT) {
-            return new VerbsUnsupportedException(verb, errno, context);
-        }
-        return new VerbsException(verb, errno, context);
     }
 }

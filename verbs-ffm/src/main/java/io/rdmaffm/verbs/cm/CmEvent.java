@@ -2,6 +2,7 @@ package io.rdmaffm.verbs.cm;
 
 import io.rdmaffm.verbs.AddressVector;
 
+import java.util.Arrays;
 import java.util.HexFormat;
 
 /**

@@ -1,6 +1,7 @@
 package io.rdmaffm.verbs.cm;
 
 import io.rdmaffm.verbs.VerbsException;
+import io.rdmaffm.verbs.raw.Constants;
 
 /**
  * An rdma_cm operation ended in an error event (ADDR_ERROR, ROUTE_ERROR, UNREACHABLE, REJECTED,
@@ -9,7 +10,9 @@ import io.rdmaffm.verbs.VerbsException;
  */
 public class CmException extends VerbsException {
     private static final long serialVersionUID = 1L;
-    static final int ETIMEDOUT = 110;
+    /** IB CM reject reasons (enum ib_cm_rej_reason, kernel include/rdma/ib_cm.h; not in user-space headers). */
+    private static final int IB_CM_REJ_INVALID_SERVICE_ID = 8;
+    private static final int IB_CM_REJ_CONSUMER_DEFINED = 28;
 
     private final transient CmEvent event;
     private final boolean timeout;
@@ -29,14 +32,14 @@ public class CmException extends VerbsException {
     }
 
     static CmException timedOut(String verb, CmEventType expected, java.time.Duration timeout, String about) {
-        return new CmException(verb, ETIMEDOUT, about + ": no " + expected + " event within " + timeout.toMillis()
+        return new CmException(verb, Constants.ETIMEDOUT, about + ": no " + expected + " event within " + timeout.toMillis()
                 + " ms", null, true);
     }
 
     private static String rejectReason(int reason) {
         return switch (reason) {
-            case 8 -> " (invalid service ID: nothing listens on that port)";
-            case 28 -> " (rejected by the peer application)";
+            case IB_CM_REJ_INVALID_SERVICE_ID -> " (invalid service ID: nothing listens on that port)";
+            case IB_CM_REJ_CONSUMER_DEFINED -> " (rejected by the peer application)";
             default -> "";
         };
     }

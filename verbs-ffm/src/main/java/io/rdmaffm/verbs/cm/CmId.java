@@ -7,9 +7,12 @@ import io.rdmaffm.verbs.QueuePair;
 import io.rdmaffm.verbs.QueuePairAttributes;
 import io.rdmaffm.verbs.QueuePairInit;
 import io.rdmaffm.verbs.QueuePairState;
+import io.rdmaffm.verbs.internal.Errors;
+import io.rdmaffm.verbs.internal.Lifetime;
 import io.rdmaffm.verbs.internal.VerbsBridge;
 import io.rdmaffm.verbs.raw.Cm;
 import io.rdmaffm.verbs.raw.Downcalls;
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.Arena;
@@ -40,12 +43,12 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  */
 public final class CmId implements AutoCloseable {
     private static final StructLayout ID = Structs.rdma_cm_id;
-    private static final long VERBS = Structs.offset(ID, "verbs");
-    private static final long QP = Structs.offset(ID, "qp");
-    private static final long SRC = Structs.offset(ID, "route.addr.src_storage");
-    private static final long DST = Structs.offset(ID, "route.addr.dst_storage");
-    private static final long PORT_NUM = Structs.offset(ID, "port_num");
-    private static final long QP_STATE = Structs.offset(Structs.ibv_qp_attr, "qp_state");
+    private static final long VERBS = Offsets.rdma_cm_id.verbs;
+    private static final long QP = Offsets.rdma_cm_id.qp;
+    private static final long SRC = Offsets.rdma_cm_id.route__addr__src_storage;
+    private static final long DST = Offsets.rdma_cm_id.route__addr__dst_storage;
+    private static final long PORT_NUM = Offsets.rdma_cm_id.port_num;
+    private static final long QP_STATE = Offsets.ibv_qp_attr.qp_state;
     /**
      * attr_mask bits 21-23, which old rdma_ucm kernels set in rdma_init_qp_attr's answer for InfiniBand ports (the
      * kernel-only IB_QP_SMAC, IB_QP_ALT_SMAC, IB_QP_VID); librdmacm clears them before ibv_modify_qp
@@ -57,15 +60,33 @@ public final class CmId implements AutoCloseable {
     private static final Duration SLACK = Duration.ofSeconds(2);
 
     private final EventChannel channel;
-    private final MemorySegment handle;
+    private final Lifetime life;
+    private final long address;
     private final PortSpace portSpace;
     private final CmId listener;
-    private QueuePair qp;
-    private volatile boolean closed;
+    private QueuePair qp; // guarded by this
 
+    /** Takes over the place reserved for it in the channel (the channel may not close before its ids). */
     private CmId(EventChannel channel, MemorySegment handle, PortSpace portSpace, CmId listener) {
         this.channel = channel;
-        this.handle = handle.reinterpret(ID.byteSize());
+        this.address = handle.address();
+        this.life = new Lifetime(channel.lifetime(), "rdma_cm id", handle.reinterpret(ID.byteSize())) {
+            @Override
+            protected void destroy(MemorySegment h) {
+                int rc;
+                try {
+                    rc = (int) Cm.rdma_destroy_id.handle().invokeExact(Downcalls.errnoState(), h);
+                } catch (Throwable t) {
+                    throw Errors.unchecked(t);
+                }
+                Errors.check("rdma_destroy_id", rc, "");
+            }
+
+            @Override
+            protected void afterClose() {
+                channel.unregister(CmId.this);
+            }
+        };
         this.portSpace = portSpace;
         this.listener = listener;
         channel.register(this);
@@ -74,33 +95,24 @@ public final class CmId implements AutoCloseable {
     static CmId create(EventChannel channel, PortSpace portSpace) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            int rc = (int) Cm.rdma_create_id.invokeExact(Downcalls.errnoState(), channel.handle(), out,
-                    MemorySegment.NULL, portSpace.value());
-            if (rc != 0) {
-                throw VerbsExceptions.of("rdma_create_id", Downcalls.errno(), "port space " + portSpace);
-            }
-            return new CmId(channel, out.get(ADDRESS, 0), portSpace, null);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            return channel.lifetime().create(ch -> {
+                int rc = (int) Cm.rdma_create_id.handle().invokeExact(Downcalls.errnoState(), ch, out, MemorySegment.NULL,
+                        portSpace.value());
+                if (rc != 0) {
+                    throw Errors.of("rdma_create_id", Downcalls.errno(), "port space " + portSpace);
+                }
+                return new CmId(channel, out.get(ADDRESS, 0), portSpace, null);
+            });
         }
     }
 
     /** The id librdmacm created for an incoming connect request. */
     static CmId adopt(EventChannel channel, MemorySegment handle, PortSpace portSpace, CmId listener) {
-        return new CmId(channel, handle, portSpace, listener);
+        return channel.lifetime().create(ch -> new CmId(channel, handle, portSpace, listener));
     }
 
     long address() {
-        return handle.address();
-    }
-
-    private MemorySegment h() {
-        if (closed) {
-            throw new IllegalStateException("rdma_cm id is closed");
-        }
-        return handle;
+        return address;
     }
 
     public EventChannel channel() {
@@ -120,12 +132,8 @@ public final class CmId implements AutoCloseable {
     public synchronized void bindAddress(InetSocketAddress address) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment sa = SocketAddresses.write(arena, address);
-            int rc = (int) Cm.rdma_bind_addr.invokeExact(Downcalls.errnoState(), h(), sa);
-            check("rdma_bind_addr", rc, "address " + address);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            int rc = life.call(h -> (int) Cm.rdma_bind_addr.handle().invokeExact(Downcalls.errnoState(), h, sa));
+            Errors.check("rdma_bind_addr", rc, "address " + address);
         }
     }
 
@@ -139,12 +147,9 @@ public final class CmId implements AutoCloseable {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment src = source == null ? MemorySegment.NULL : SocketAddresses.write(arena, source);
                 MemorySegment dst = SocketAddresses.write(arena, destination);
-                int rc = (int) Cm.rdma_resolve_addr.invokeExact(Downcalls.errnoState(), h(), src, dst, millis(timeout));
-                check("rdma_resolve_addr", rc, "to " + destination);
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
+                int ms = millis(timeout);
+                int rc = life.call(h -> (int) Cm.rdma_resolve_addr.handle().invokeExact(Downcalls.errnoState(), h, src, dst, ms));
+                Errors.check("rdma_resolve_addr", rc, "to " + destination);
             }
         }
         expect("rdma_resolve_addr", CmEventType.ADDR_RESOLVED, timeout.plus(SLACK), "to " + destination);
@@ -153,28 +158,17 @@ public final class CmId implements AutoCloseable {
     /** {@code rdma_resolve_route}, then waits for ROUTE_RESOLVED (ROUTE_ERROR or timeout: {@link CmException}). */
     public void resolveRoute(Duration timeout) {
         synchronized (this) {
-            try {
-                int rc = (int) Cm.rdma_resolve_route.invokeExact(Downcalls.errnoState(), h(), millis(timeout));
-                check("rdma_resolve_route", rc, "to " + peerAddress());
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
-            }
+            int ms = millis(timeout);
+            int rc = life.call(h -> (int) Cm.rdma_resolve_route.handle().invokeExact(Downcalls.errnoState(), h, ms));
+            Errors.check("rdma_resolve_route", rc, "to " + peerAddress());
         }
         expect("rdma_resolve_route", CmEventType.ROUTE_RESOLVED, timeout.plus(SLACK), "to " + peerAddress());
     }
 
     /** {@code rdma_listen} on the bound address; connect requests arrive as CONNECT_REQUEST events. */
     public synchronized void listen(int backlog) {
-        try {
-            int rc = (int) Cm.rdma_listen.invokeExact(Downcalls.errnoState(), h(), backlog);
-            check("rdma_listen", rc, "on " + localAddress() + ", backlog " + backlog);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        int rc = life.call(h -> (int) Cm.rdma_listen.handle().invokeExact(Downcalls.errnoState(), h, backlog));
+        Errors.check("rdma_listen", rc, "on " + localAddress() + ", backlog " + backlog);
     }
 
     /**
@@ -190,32 +184,23 @@ public final class CmId implements AutoCloseable {
      * on connect or accept. The PD must come from {@link #context()}. Owned by this id: closed with it.
      */
     public synchronized QueuePair createQueuePair(ProtectionDomain pd, QueuePairInit init) {
-        MemorySegment id = h();
-        if (qp != null && !qp.isClosed()) {
+        if (hasOwnQueuePair()) {
             throw new IllegalStateException("this rdma_cm id already has a queue pair (QP 0x"
                     + Integer.toHexString(qp.qpNumber()) + ")");
         }
-        MemorySegment verbs = id.get(ADDRESS, VERBS);
-        if (verbs.equals(MemorySegment.NULL)) {
-            throw new IllegalStateException("this rdma_cm id has no device yet: bind it to a local address or "
-                    + "resolve an address first");
-        }
-        VerbsBridge bridge = VerbsBridge.get();
-        MemorySegment pdContext = bridge.handle(pd.context());
-        if (pdContext.address() != verbs.address()) {
+        Context device = context();
+        if (pd.context() != device) { // one Context per librdmacm ibv_context (borrowedContext)
             throw new IllegalArgumentException("the protection domain belongs to device " + pd.context().name()
-                    + ", this rdma_cm id to " + context().name() + ": allocate it from CmId.context()");
+                    + ", this rdma_cm id to " + device.name() + ": allocate it from CmId.context()");
         }
-        qp = bridge.createQueuePair(pd, init, "rdma_create_qp", (pdHandle, attr) -> {
-            int rc = (int) Cm.rdma_create_qp.invokeExact(Downcalls.errnoState(), id, pdHandle, attr);
+        // The id stays open (guarded) while librdmacm creates the QP; rdma_destroy_qp goes through the guard too.
+        qp = life.call(id -> (QueuePair) VerbsBridge.get(Context.class).createQueuePair(pd, init, "rdma_create_qp", (pdHandle, attr) -> {
+            int rc = (int) Cm.rdma_create_qp.handle().invokeExact(Downcalls.errnoState(), id, pdHandle, attr);
             return rc == 0 ? id.get(ADDRESS, QP) : MemorySegment.NULL;
-        }, () -> {
-            try {
-                Cm.rdma_destroy_qp.invokeExact(id);
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
-            }
-        });
+        }, () -> life.call(h -> {
+            Cm.rdma_destroy_qp.handle().invokeExact(h);
+            return null;
+        })));
         return qp;
     }
 
@@ -229,27 +214,27 @@ public final class CmId implements AutoCloseable {
      * request. librdmacm owns it: allocate PDs and CQs from it; closing it does nothing.
      */
     public Context context() {
-        MemorySegment verbs = h().get(ADDRESS, VERBS);
+        MemorySegment verbs = life.call(h -> h.get(ADDRESS, VERBS));
         if (verbs.equals(MemorySegment.NULL)) {
             throw new IllegalStateException("this rdma_cm id has no device yet: bind it to a local address or "
                     + "resolve an address first");
         }
-        return VerbsBridge.get().borrowedContext(verbs);
+        return (Context) VerbsBridge.get(Context.class).borrowedContext(verbs);
     }
 
     /** The device port of this id ({@code id->port_num}), 0 before it has one. */
     public int port() {
-        return Byte.toUnsignedInt(h().get(JAVA_BYTE, PORT_NUM));
+        return life.call(h -> Byte.toUnsignedInt(h.get(JAVA_BYTE, PORT_NUM)));
     }
 
     /** The local address ({@code rdma_get_local_addr}: id->route.addr.src_addr), or null before bind/resolve. */
     public InetSocketAddress localAddress() {
-        return SocketAddresses.read(h().asSlice(SRC, STORAGE));
+        return life.call(h -> SocketAddresses.read(h.asSlice(SRC, STORAGE)));
     }
 
     /** The peer's address ({@code rdma_get_peer_addr}: id->route.addr.dst_addr), or null if none yet. */
     public InetSocketAddress peerAddress() {
-        return SocketAddresses.read(h().asSlice(DST, STORAGE));
+        return life.call(h -> SocketAddresses.read(h.asSlice(DST, STORAGE)));
     }
 
     /**
@@ -301,12 +286,9 @@ public final class CmId implements AutoCloseable {
             checkQueuePairNumber("rdma_connect", parameters);
         }
         try (Arena arena = Arena.ofConfined()) {
-            int rc = (int) Cm.rdma_connect.invokeExact(Downcalls.errnoState(), h(), connParam(arena, parameters));
-            check("rdma_connect", rc, "to " + peerAddress());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            MemorySegment param = parameters.toNative(arena);
+            int rc = life.call(h -> (int) Cm.rdma_connect.handle().invokeExact(Downcalls.errnoState(), h, param));
+            Errors.check("rdma_connect", rc, "to " + peerAddress());
         }
     }
 
@@ -332,12 +314,9 @@ public final class CmId implements AutoCloseable {
         }
         checkQueuePairNumber("rdma_accept", parameters);
         try (Arena arena = Arena.ofConfined()) {
-            int rc = (int) Cm.rdma_accept.invokeExact(Downcalls.errnoState(), h(), connParam(arena, parameters));
-            check("rdma_accept", rc, "from " + peerAddress());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            MemorySegment param = parameters.toNative(arena);
+            int rc = life.call(h -> (int) Cm.rdma_accept.handle().invokeExact(Downcalls.errnoState(), h, param));
+            Errors.check("rdma_accept", rc, "from " + peerAddress());
         }
     }
 
@@ -353,23 +332,18 @@ public final class CmId implements AutoCloseable {
             throw new IllegalArgumentException("rdma_init_qp_attr gives the attributes for INIT, RTR and RTS, not "
                     + state);
         }
-        MemorySegment id = h();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(Structs.ibv_qp_attr);
             attr.set(JAVA_INT, QP_STATE, state.value());
             MemorySegment mask = arena.allocate(JAVA_INT);
-            int rc = (int) Cm.rdma_init_qp_attr.invokeExact(Downcalls.errnoState(), id, attr, mask);
-            check("rdma_init_qp_attr", rc, "for " + state + ", " + this);
+            int rc = life.call(h -> (int) Cm.rdma_init_qp_attr.handle().invokeExact(Downcalls.errnoState(), h, attr, mask));
+            Errors.check("rdma_init_qp_attr", rc, "for " + state + ", " + this);
             int m = mask.get(JAVA_INT, 0);
             int port = port();
             if (port != 0 && context().queryPort(port).linkLayer() == LinkLayer.INFINIBAND) {
                 m &= ~KERNEL_ONLY_IB_BITS;
             }
-            return VerbsBridge.get().queuePairAttributes(attr, m);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            return (QueuePairAttributes) VerbsBridge.get(Context.class).queuePairAttributes(attr, m);
         }
     }
 
@@ -380,19 +354,13 @@ public final class CmId implements AutoCloseable {
      * {@link #createQueuePair}, for which librdmacm sends the RTU itself (it would fail with EINVAL).
      */
     public synchronized void establish() {
-        MemorySegment id = h();
+        life.handle();
         if (hasOwnQueuePair()) {
             throw new IllegalStateException("rdma_establish is for a queue pair the application created itself; "
                     + "librdmacm already completed the connection of QP 0x" + Integer.toHexString(qp.qpNumber()));
         }
-        try {
-            int rc = (int) Cm.rdma_establish.invokeExact(Downcalls.errnoState(), id);
-            check("rdma_establish", rc, "to " + peerAddress());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        int rc = life.call(h -> (int) Cm.rdma_establish.handle().invokeExact(Downcalls.errnoState(), h));
+        Errors.check("rdma_establish", rc, "to " + peerAddress());
     }
 
     /**
@@ -406,12 +374,8 @@ public final class CmId implements AutoCloseable {
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment p = data.length == 0 ? MemorySegment.NULL : arena.allocateFrom(JAVA_BYTE, data);
-            int rc = (int) Cm.rdma_reject.invokeExact(Downcalls.errnoState(), h(), p, (byte) data.length);
-            check("rdma_reject", rc, "from " + peerAddress());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
+            int rc = life.call(h -> (int) Cm.rdma_reject.handle().invokeExact(Downcalls.errnoState(), h, p, (byte) data.length));
+            Errors.check("rdma_reject", rc, "from " + peerAddress());
         }
     }
 
@@ -421,14 +385,8 @@ public final class CmId implements AutoCloseable {
      * initiator's disconnect, which otherwise waits for its DREQ to time out.
      */
     public synchronized void disconnect() {
-        try {
-            int rc = (int) Cm.rdma_disconnect.invokeExact(Downcalls.errnoState(), h());
-            check("rdma_disconnect", rc, "from " + peerAddress());
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
+        int rc = life.call(h -> (int) Cm.rdma_disconnect.handle().invokeExact(Downcalls.errnoState(), h));
+        Errors.check("rdma_disconnect", rc, "from " + peerAddress());
     }
 
     /** {@code rdma_disconnect}, then waits for this side's DISCONNECTED. */
@@ -447,44 +405,11 @@ public final class CmId implements AutoCloseable {
 
     /** The next event of this id (connect requests, for a listener), or null if none arrived within the timeout. */
     public CmEvent nextEvent(Duration timeout) {
-        return channel.take(this::concerns, timeout);
-    }
-
-    private boolean concerns(CmEvent e) {
-        return e.id() == this || (e.listenId() == this && e.type() == CmEventType.CONNECT_REQUEST);
+        return channel.take(e -> EventChannel.concerns(e, this), timeout);
     }
 
     private CmEvent expect(String verb, CmEventType expected, Duration timeout, String about) {
-        if (timeout == null) {
-            throw new IllegalArgumentException("a timeout is required");
-        }
-        CmEvent e = channel.take(this::concerns, timeout);
-        if (e == null) {
-            throw CmException.timedOut(verb, expected, timeout, about);
-        }
-        if (e.type() != expected) {
-            throw CmException.forEvent(verb, e, expected, about);
-        }
-        return e;
-    }
-
-    private static MemorySegment connParam(Arena arena, ConnectionParameters p) {
-        StructLayout l = Structs.rdma_conn_param;
-        MemorySegment c = arena.allocate(l);
-        c.fill((byte) 0);
-        if (p.privateData.length > 0) {
-            c.set(ADDRESS, Structs.offset(l, "private_data"), arena.allocateFrom(JAVA_BYTE, p.privateData));
-        }
-        c.set(JAVA_BYTE, Structs.offset(l, "private_data_len"), (byte) p.privateData.length);
-        c.set(JAVA_BYTE, Structs.offset(l, "responder_resources"), (byte) p.responderResources);
-        c.set(JAVA_BYTE, Structs.offset(l, "initiator_depth"), (byte) p.initiatorDepth);
-        c.set(JAVA_BYTE, Structs.offset(l, "flow_control"), (byte) p.flowControl);
-        c.set(JAVA_BYTE, Structs.offset(l, "retry_count"), (byte) p.retryCount);
-        c.set(JAVA_BYTE, Structs.offset(l, "rnr_retry_count"), (byte) p.rnrRetryCount);
-        // Used by librdmacm only when the id has no queue pair of its own (rdma_connect/rdma_accept take id->qp's).
-        c.set(JAVA_INT, Structs.offset(l, "qp_num"), p.qpNumber);
-        c.set(JAVA_BYTE, Structs.offset(l, "srq"), (byte) (p.srq ? 1 : 0));
-        return c;
+        return channel.expect(this, verb, expected, timeout, about);
     }
 
     private static int millis(Duration timeout) {
@@ -494,45 +419,31 @@ public final class CmId implements AutoCloseable {
         return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
     }
 
-    /** librdmacm returns 0, or -1 with errno set. */
-    private static void check(String verb, int rc, String about) {
-        if (rc != 0) {
-            throw VerbsExceptions.of(verb, Downcalls.errno(), about);
-        }
-    }
-
     /** True once closed. */
     public boolean isClosed() {
-        return closed;
+        return life.isClosed();
     }
 
     /**
-     * Destroys the id's queue pair ({@code rdma_destroy_qp}) if it has one, then the id ({@code rdma_destroy_id}).
-     * Idempotent; refused (IllegalStateException) while objects created from the queue pair are open.
+     * Destroys the id's queue pair ({@code rdma_destroy_qp}) if it has one, then the id ({@code rdma_destroy_id},
+     * whose result is checked). Idempotent; refused (IllegalStateException) while objects created from the queue
+     * pair are open. A call on the id in progress on another thread finishes first; later ones throw
+     * IllegalStateException.
      */
     @Override
     public synchronized void close() {
-        if (closed) {
+        if (life.isClosed()) {
             return;
         }
-        if (qp != null && !qp.isClosed()) {
+        if (hasOwnQueuePair()) {
             qp.close();
         }
-        try {
-            int rc = (int) Cm.rdma_destroy_id.invokeExact(Downcalls.errnoState(), handle);
-            check("rdma_destroy_id", rc, "");
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
-        }
-        closed = true;
-        channel.unregister(this);
+        life.close();
     }
 
     @Override
     public String toString() {
-        if (closed) {
+        if (life.isClosed()) {
             return "CmId[closed]";
         }
         return "CmId[" + portSpace + " " + localAddress() + " -> " + peerAddress() + "]";

@@ -1,5 +1,15 @@
 package io.rdmaffm.verbs.cm;
 
+import io.rdmaffm.verbs.raw.Offsets.rdma_conn_param;
+import io.rdmaffm.verbs.raw.Structs;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
 /**
  * {@code struct rdma_conn_param} for {@link CmId#connect} and {@link CmId#accept}. Defaults: no private data,
  * responder resources 1, initiator depth 1, retry count 7, RNR retry count 7. Private data is limited by the
@@ -86,5 +96,24 @@ public final class ConnectionParameters {
             throw new IllegalArgumentException(what + " must be in 0.." + max + ", not " + n);
         }
         return n;
+    }
+
+    /** These parameters as a {@code struct rdma_conn_param} in {@code arena}. */
+    MemorySegment toNative(Arena arena) {
+        MemorySegment c = arena.allocate(Structs.rdma_conn_param);
+        c.fill((byte) 0);
+        if (privateData.length > 0) {
+            c.set(ADDRESS, rdma_conn_param.private_data, arena.allocateFrom(JAVA_BYTE, privateData));
+        }
+        c.set(JAVA_BYTE, rdma_conn_param.private_data_len, (byte) privateData.length);
+        c.set(JAVA_BYTE, rdma_conn_param.responder_resources, (byte) responderResources);
+        c.set(JAVA_BYTE, rdma_conn_param.initiator_depth, (byte) initiatorDepth);
+        c.set(JAVA_BYTE, rdma_conn_param.flow_control, (byte) flowControl);
+        c.set(JAVA_BYTE, rdma_conn_param.retry_count, (byte) retryCount);
+        c.set(JAVA_BYTE, rdma_conn_param.rnr_retry_count, (byte) rnrRetryCount);
+        // Used by librdmacm only when the id has no queue pair of its own (rdma_connect/rdma_accept take id->qp's).
+        c.set(JAVA_INT, rdma_conn_param.qp_num, qpNumber);
+        c.set(JAVA_BYTE, rdma_conn_param.srq, (byte) (srq ? 1 : 0));
+        return c;
     }
 }

@@ -1,6 +1,7 @@
 package io.rdmaffm.verbs.cm;
 
 import io.rdmaffm.verbs.raw.Constants;
+import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.MemorySegment;
@@ -20,14 +21,14 @@ final class SocketAddresses {
     private SocketAddresses() {
     }
 
-    private static final long SIN_FAMILY = Structs.offset(Structs.sockaddr_in, "sin_family");
-    private static final long SIN_PORT = Structs.offset(Structs.sockaddr_in, "sin_port");
-    private static final long SIN_ADDR = Structs.offset(Structs.sockaddr_in, "sin_addr");
-    private static final long SIN6_FAMILY = Structs.offset(Structs.sockaddr_in6, "sin6_family");
-    private static final long SIN6_PORT = Structs.offset(Structs.sockaddr_in6, "sin6_port");
-    private static final long SIN6_FLOWINFO = Structs.offset(Structs.sockaddr_in6, "sin6_flowinfo");
-    private static final long SIN6_ADDR = Structs.offset(Structs.sockaddr_in6, "sin6_addr");
-    private static final long SIN6_SCOPE = Structs.offset(Structs.sockaddr_in6, "sin6_scope_id");
+    private static final long SIN_FAMILY = Offsets.sockaddr_in.sin_family;
+    private static final long SIN_PORT = Offsets.sockaddr_in.sin_port;
+    private static final long SIN_ADDR = Offsets.sockaddr_in.sin_addr;
+    private static final long SIN6_FAMILY = Offsets.sockaddr_in6.sin6_family;
+    private static final long SIN6_PORT = Offsets.sockaddr_in6.sin6_port;
+    private static final long SIN6_FLOWINFO = Offsets.sockaddr_in6.sin6_flowinfo;
+    private static final long SIN6_ADDR = Offsets.sockaddr_in6.sin6_addr;
+    private static final long SIN6_SCOPE = Offsets.sockaddr_in6.sin6_scope_id;
 
     /** A sockaddr_in or sockaddr_in6 for {@code address}, zeroed, port and address in network order. */
     static MemorySegment write(SegmentAllocator allocator, InetSocketAddress address) {

@@ -1,17 +1,17 @@
 package io.rdmaffm.verbs.internal;
 
-import io.rdmaffm.verbs.Context;
-import io.rdmaffm.verbs.ProtectionDomain;
-import io.rdmaffm.verbs.QueuePair;
-import io.rdmaffm.verbs.QueuePairAttributes;
-import io.rdmaffm.verbs.QueuePairInit;
-
 import java.lang.foreign.MemorySegment;
 
 /**
- * What the rdma_cm layer needs from the verbs classes that is not public API: native handles, a context that
- * librdmacm owns, and a queue pair created and destroyed by librdmacm. The verbs package installs the one
- * implementation when {@link Context} is initialized; this package is not exported.
+ * The three things the rdma_cm package needs from the verbs package that are not public API: the Context of
+ * an ibv_context librdmacm opened, a QueuePair that librdmacm creates and destroys, and QueuePairAttributes
+ * copied from a filled {@code struct ibv_qp_attr}. Java has no friend packages, so the verbs package installs
+ * the one implementation here when it is initialized (NativeObject's static initializer), and rdma_cm takes it
+ * from here ({@link #get(Class)}, which initializes the verbs package first if need be).
+ *
+ * <p>It names no verbs type, so that this package depends on the verbs package only for the exception types
+ * it creates ({@link Errors}) and the dependency graph has no cycle: arguments and results are the verbs objects
+ * named in each method, and the rdma_cm side casts them back.
  */
 public interface VerbsBridge {
 
@@ -21,31 +21,49 @@ public interface VerbsBridge {
         MemorySegment create(MemorySegment pd, MemorySegment initAttr) throws Throwable;
     }
 
-    /** The native pointer of an open verbs object; throws IllegalStateException if it is closed. */
+    /** The {@code Context} of an ibv_context that librdmacm opened and keeps open; closing it does nothing. */
+    Object borrowedContext(MemorySegment ibvContext);
+
+    /**
+     * A {@code QueuePair} on {@code protectionDomain} (a ProtectionDomain) as {@code init} (a QueuePairInit)
+     * describes, made by {@code creator} (e.g. rdma_create_qp) and destroyed by {@code destroyer}.
+     */
+    Object createQueuePair(Object protectionDomain, Object init, String verb, QueuePairCreator creator,
+                           Runnable destroyer);
+
+    /** {@code QueuePairAttributes} for ibv_modify_qp that are a copy of a filled {@code struct ibv_qp_attr}. */
+    Object queuePairAttributes(MemorySegment ibvQpAttr, int mask);
+
+    /**
+     * The native pointer of an open verbs object (throws IllegalStateException if it is closed), for the JNI
+     * comparison in the benchmarks module, which reaches this package on the class path; not used by rdma_cm.
+     */
     MemorySegment handle(Object verbsObject);
 
-    /** A Context over an ibv_context that librdmacm opened and keeps open; closing it does nothing. */
-    Context borrowedContext(MemorySegment ibvContext);
-
-    /** A queue pair made by {@code creator} (e.g. rdma_create_qp) and destroyed by {@code destroyer}. */
-    QueuePair createQueuePair(ProtectionDomain pd, QueuePairInit init, String verb, QueuePairCreator creator,
-                              Runnable destroyer);
-
-    /** Attributes for ibv_modify_qp that are a copy of a filled {@code struct ibv_qp_attr} and its mask. */
-    QueuePairAttributes queuePairAttributes(MemorySegment ibvQpAttr, int mask);
-
+    /** The verbs package's implementation, once any verbs object class is initialized (as after Context.open). */
     static VerbsBridge get() {
-        VerbsBridge b = Holder.bridge;
-        if (b == null) {
+        VerbsBridge bridge = Holder.bridge;
+        if (bridge == null) {
+            throw new IllegalStateException("the verbs package is not initialized yet: open a Context first");
+        }
+        return bridge;
+    }
+
+    /**
+     * The verbs package's implementation, initializing {@code verbsClass} first if it is not installed yet: any
+     * verbs object class (e.g. Context), whose initialization runs NativeObject's, which installs it.
+     */
+    static VerbsBridge get(Class<?> verbsClass) {
+        VerbsBridge bridge = Holder.bridge;
+        if (bridge == null) {
             try {
-                // Context's static initializer installs the bridge.
-                Class.forName("io.rdmaffm.verbs.Context", true, VerbsBridge.class.getClassLoader());
+                Class.forName(verbsClass.getName(), true, verbsClass.getClassLoader());
             } catch (ClassNotFoundException e) {
                 throw new IllegalStateException(e);
             }
-            b = Holder.bridge;
+            bridge = Holder.bridge;
         }
-        return b;
+        return bridge;
     }
 
     static void install(VerbsBridge bridge) {

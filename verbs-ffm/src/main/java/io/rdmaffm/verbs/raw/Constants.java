@@ -265,4 +265,22 @@ public final class Constants {
     public static final int F_GETFL = 3;
     public static final int F_SETFL = 4;
     public static final int O_NONBLOCK = 2048;
+
+    public static final int IBV_REREG_MR_CHANGE_TRANSLATION = 1;
+    public static final int IBV_REREG_MR_CHANGE_PD = 2;
+    public static final int IBV_REREG_MR_CHANGE_ACCESS = 4;
+
+    /** errno values (Linux, asm-generic/errno*.h) the binding tests for or reports itself. */
+    public static final int ENOENT = 2;
+    public static final int EINTR = 4;
+    public static final int EAGAIN = 11;
+    public static final int ENOMEM = 12;
+    public static final int ENODEV = 19;
+    public static final int EINVAL = 22;
+    public static final int ENOSPC = 28;
+    public static final int ENOSYS = 38;
+    public static final int ENODATA = 61;
+    public static final int EPROTONOSUPPORT = 93;
+    public static final int EOPNOTSUPP = 95;
+    public static final int ETIMEDOUT = 110;
 }

@@ -16,6 +16,10 @@ import java.lang.invoke.VarHandle;
  * Builds downcall handles. Handles that report failure through errno capture it in the call itself
  * (FFM captureCallState): the first argument of such a handle is the capture segment, one per thread,
  * so errno is never read from shared state after other code may have changed it.
+ *
+ * <p>{@link Ibv}, {@link Cm}, {@link Shim} and {@link LibC} declare their functions as {@link LazyHandle}s,
+ * built on first use, but for the data path's, which are static final (JIT constants) in holder classes built
+ * when that path first runs.
  */
 public final class Downcalls {
     private Downcalls() {

@@ -1,29 +1,29 @@
 package io.rdmaffm.verbs.raw;
 
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.SymbolLookup;
-import java.lang.invoke.MethodHandle;
 
-import static io.rdmaffm.verbs.raw.Downcalls.errnoCapturing;
-import static io.rdmaffm.verbs.raw.Downcalls.plain;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-/** The few libc calls the binding needs: poll(2) for bounded waits on event fds, names of errors and interfaces. */
+/**
+ * The few libc calls the binding needs: poll(2) for bounded waits on event fds, names of errors and interfaces.
+ * Each handle is built on its first use ({@link LazyHandle}).
+ */
 public final class LibC {
     private LibC() {
     }
 
     private static final SymbolLookup L = Downcalls.LINKER.defaultLookup();
 
-
     /** int poll(struct pollfd *fds, nfds_t nfds, int timeout_ms). */
-    public static final MethodHandle poll = errnoCapturing(L, "poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-    public static final MethodHandle strerror = plain(L, "strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    public static final LazyHandle poll = LazyHandle.errnoCapturing(L, "poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    public static final LazyHandle strerror = LazyHandle.plain(L, "strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
     /** char *if_indextoname(unsigned ifindex, char *ifname). */
-    public static final MethodHandle if_indextoname = errnoCapturing(L, "if_indextoname", FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS));
+    public static final LazyHandle if_indextoname = LazyHandle.errnoCapturing(L, "if_indextoname", FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS));
     /** int fcntl(int fd, int cmd, int arg): used only as F_GETFL/F_SETFL with O_NONBLOCK. */
-    public static final MethodHandle fcntl = errnoCapturing(L, "fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
-            java.lang.foreign.Linker.Option.firstVariadicArg(2));
+    public static final LazyHandle fcntl = LazyHandle.errnoCapturing(L, "fcntl",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));
 }

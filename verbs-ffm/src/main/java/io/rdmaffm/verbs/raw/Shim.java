@@ -5,7 +5,6 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 
 import static io.rdmaffm.verbs.raw.Downcalls.critical;
-import static io.rdmaffm.verbs.raw.Downcalls.errnoCapturing;
 import static io.rdmaffm.verbs.raw.Downcalls.plain;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -15,7 +14,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * Downcall handles into the native shim: rdma-core's static inline verbs as real symbols, and the layout
  * table. The data-path handles (post, poll, notify) return errno values or counts directly, as the
- * verbs do, so they need no errno capture and stay allocation-free.
+ * verbs do, so they need no errno capture and stay allocation-free. Control verbs are {@link LazyHandle}s,
+ * built on first use; the data path's handles are built with their holder class ({@link DataPath},
+ * {@link WorkRequests}); the shim's version, ABI and layout table with this class (every open checks the ABI).
  */
 public final class Shim {
     private Shim() {
@@ -32,52 +33,68 @@ public final class Shim {
     /** const struct rdmaffm_layout_entry *rdmaffm_layout_table(int32_t *count). */
     public static final MethodHandle rdmaffm_layout_table = plain(L, "rdmaffm_layout_table", FunctionDescriptor.of(P, P));
 
-    // data path
-    public static final MethodHandle rdmaffm_post_send = plain(L, "rdmaffm_post_send", FunctionDescriptor.of(I, P, P, P));
-    public static final MethodHandle rdmaffm_post_recv = plain(L, "rdmaffm_post_recv", FunctionDescriptor.of(I, P, P, P));
-    public static final MethodHandle rdmaffm_post_srq_recv = plain(L, "rdmaffm_post_srq_recv", FunctionDescriptor.of(I, P, P, P));
-    /**
-     * Polling is the tightest loop of every data path and never enters the kernel, blocks or calls back, so it
-     * is a critical downcall (no thread-state transition). Posts stay ordinary downcalls: rxe rings its
-     * doorbell with a system call, and a critical call holds off safepoints for its duration. The reference
-     * measurement found no gain from critical handles on rxe under emulation, so {@code
-     * -Drdmaffm.criticalPoll=false} turns it off for comparison.
-     */
-    public static final MethodHandle rdmaffm_poll_cq = poll("rdmaffm_poll_cq");
-    public static final MethodHandle rdmaffm_req_notify_cq = plain(L, "rdmaffm_req_notify_cq", FunctionDescriptor.of(I, P, I));
-    public static final MethodHandle rdmaffm_cq_ex_poll = poll("rdmaffm_cq_ex_poll");
-
     // control verbs that are inline in verbs.h
-    public static final MethodHandle rdmaffm_query_port = errnoCapturing(L, "rdmaffm_query_port", FunctionDescriptor.of(I, P, B, P));
-    public static final MethodHandle rdmaffm_query_device_ex = errnoCapturing(L, "rdmaffm_query_device_ex", FunctionDescriptor.of(I, P, P));
-    public static final MethodHandle rdmaffm_create_cq_ex = errnoCapturing(L, "rdmaffm_create_cq_ex", FunctionDescriptor.of(P, P, P));
-    public static final MethodHandle rdmaffm_cq_ex_to_cq = plain(L, "rdmaffm_cq_ex_to_cq", FunctionDescriptor.of(P, P));
-    public static final MethodHandle rdmaffm_create_qp_ex = errnoCapturing(L, "rdmaffm_create_qp_ex", FunctionDescriptor.of(P, P, P));
-    public static final MethodHandle rdmaffm_create_srq_ex = errnoCapturing(L, "rdmaffm_create_srq_ex", FunctionDescriptor.of(P, P, P));
-    public static final MethodHandle rdmaffm_alloc_mw = errnoCapturing(L, "rdmaffm_alloc_mw", FunctionDescriptor.of(P, P, I));
-    public static final MethodHandle rdmaffm_dealloc_mw = errnoCapturing(L, "rdmaffm_dealloc_mw", FunctionDescriptor.of(I, P));
-    public static final MethodHandle rdmaffm_bind_mw = errnoCapturing(L, "rdmaffm_bind_mw", FunctionDescriptor.of(I, P, P, P));
-    public static final MethodHandle rdmaffm_inc_rkey = plain(L, "rdmaffm_inc_rkey", FunctionDescriptor.of(I, I));
-    public static final MethodHandle rdmaffm_modify_cq = errnoCapturing(L, "rdmaffm_modify_cq", FunctionDescriptor.of(I, P, P));
+    public static final LazyHandle rdmaffm_query_port = LazyHandle.errnoCapturing(L, "rdmaffm_query_port", FunctionDescriptor.of(I, P, B, P));
+    public static final LazyHandle rdmaffm_query_device_ex = LazyHandle.errnoCapturing(L, "rdmaffm_query_device_ex", FunctionDescriptor.of(I, P, P));
+    public static final LazyHandle rdmaffm_create_cq_ex = LazyHandle.errnoCapturing(L, "rdmaffm_create_cq_ex", FunctionDescriptor.of(P, P, P));
+    public static final LazyHandle rdmaffm_cq_ex_to_cq = LazyHandle.plain(L, "rdmaffm_cq_ex_to_cq", FunctionDescriptor.of(P, P));
+    public static final LazyHandle rdmaffm_create_qp_ex = LazyHandle.errnoCapturing(L, "rdmaffm_create_qp_ex", FunctionDescriptor.of(P, P, P));
+    public static final LazyHandle rdmaffm_create_srq_ex = LazyHandle.errnoCapturing(L, "rdmaffm_create_srq_ex", FunctionDescriptor.of(P, P, P));
+    public static final LazyHandle rdmaffm_alloc_mw = LazyHandle.errnoCapturing(L, "rdmaffm_alloc_mw", FunctionDescriptor.of(P, P, I));
+    public static final LazyHandle rdmaffm_dealloc_mw = LazyHandle.errnoCapturing(L, "rdmaffm_dealloc_mw", FunctionDescriptor.of(I, P));
+    public static final LazyHandle rdmaffm_bind_mw = LazyHandle.errnoCapturing(L, "rdmaffm_bind_mw", FunctionDescriptor.of(I, P, P, P));
+    public static final LazyHandle rdmaffm_inc_rkey = LazyHandle.plain(L, "rdmaffm_inc_rkey", FunctionDescriptor.of(I, I));
+    public static final LazyHandle rdmaffm_modify_cq = LazyHandle.errnoCapturing(L, "rdmaffm_modify_cq", FunctionDescriptor.of(I, P, P));
 
-    // extended send API: builders take (qpx, wr_id, wr_flags, ...)
-    public static final MethodHandle rdmaffm_wr_start = plain(L, "rdmaffm_wr_start", FunctionDescriptor.ofVoid(P));
-    public static final MethodHandle rdmaffm_wr_complete = plain(L, "rdmaffm_wr_complete", FunctionDescriptor.of(I, P));
-    public static final MethodHandle rdmaffm_wr_abort = plain(L, "rdmaffm_wr_abort", FunctionDescriptor.ofVoid(P));
-    public static final MethodHandle rdmaffm_wr_send = plain(L, "rdmaffm_wr_send", FunctionDescriptor.ofVoid(P, J, I));
-    public static final MethodHandle rdmaffm_wr_send_imm = plain(L, "rdmaffm_wr_send_imm", FunctionDescriptor.ofVoid(P, J, I, I));
-    public static final MethodHandle rdmaffm_wr_send_inv = plain(L, "rdmaffm_wr_send_inv", FunctionDescriptor.ofVoid(P, J, I, I));
-    public static final MethodHandle rdmaffm_wr_rdma_write = plain(L, "rdmaffm_wr_rdma_write", FunctionDescriptor.ofVoid(P, J, I, I, J));
-    public static final MethodHandle rdmaffm_wr_rdma_write_imm = plain(L, "rdmaffm_wr_rdma_write_imm", FunctionDescriptor.ofVoid(P, J, I, I, J, I));
-    public static final MethodHandle rdmaffm_wr_rdma_read = plain(L, "rdmaffm_wr_rdma_read", FunctionDescriptor.ofVoid(P, J, I, I, J));
-    public static final MethodHandle rdmaffm_wr_atomic_cmp_swp = plain(L, "rdmaffm_wr_atomic_cmp_swp", FunctionDescriptor.ofVoid(P, J, I, I, J, J, J));
-    public static final MethodHandle rdmaffm_wr_atomic_fetch_add = plain(L, "rdmaffm_wr_atomic_fetch_add", FunctionDescriptor.ofVoid(P, J, I, I, J, J));
-    public static final MethodHandle rdmaffm_wr_local_inv = plain(L, "rdmaffm_wr_local_inv", FunctionDescriptor.ofVoid(P, J, I, I));
-    public static final MethodHandle rdmaffm_wr_bind_mw = plain(L, "rdmaffm_wr_bind_mw", FunctionDescriptor.ofVoid(P, J, I, P, I, P));
-    public static final MethodHandle rdmaffm_wr_set_sge = plain(L, "rdmaffm_wr_set_sge", FunctionDescriptor.ofVoid(P, I, J, I));
-    public static final MethodHandle rdmaffm_wr_set_sge_list = plain(L, "rdmaffm_wr_set_sge_list", FunctionDescriptor.ofVoid(P, J, P));
-    public static final MethodHandle rdmaffm_wr_set_inline_data = plain(L, "rdmaffm_wr_set_inline_data", FunctionDescriptor.ofVoid(P, P, J));
-    public static final MethodHandle rdmaffm_wr_set_ud_addr = plain(L, "rdmaffm_wr_set_ud_addr", FunctionDescriptor.ofVoid(P, P, I, I));
+    /**
+     * The data path: post, poll, notify. Static final handles, which the JIT inlines as constants, in a holder
+     * class of their own so that they are built when a program first posts or polls, not when it opens a device.
+     */
+    public static final class DataPath {
+        private DataPath() {
+        }
+
+        public static final MethodHandle rdmaffm_post_send = plain(L, "rdmaffm_post_send", FunctionDescriptor.of(I, P, P, P));
+        public static final MethodHandle rdmaffm_post_recv = plain(L, "rdmaffm_post_recv", FunctionDescriptor.of(I, P, P, P));
+        public static final MethodHandle rdmaffm_post_srq_recv = plain(L, "rdmaffm_post_srq_recv", FunctionDescriptor.of(I, P, P, P));
+        /**
+         * Polling is the tightest loop of every data path and never enters the kernel, blocks or calls back, so it
+         * is a critical downcall (no thread-state transition). Posts stay ordinary downcalls: rxe rings its
+         * doorbell with a system call, and a critical call holds off safepoints for its duration. The reference
+         * measurement found no gain from critical handles on rxe under emulation, so {@code
+         * -Drdmaffm.criticalPoll=false} turns it off for comparison.
+         */
+        public static final MethodHandle rdmaffm_poll_cq = Shim.poll("rdmaffm_poll_cq");
+        public static final MethodHandle rdmaffm_req_notify_cq = plain(L, "rdmaffm_req_notify_cq", FunctionDescriptor.of(I, P, I));
+        public static final MethodHandle rdmaffm_cq_ex_poll = Shim.poll("rdmaffm_cq_ex_poll");
+    }
+
+    /**
+     * The extended send API ({@code ibv_wr_*}): builders take (qpx, wr_id, wr_flags, ...). Built with the first
+     * extended queue pair's first use.
+     */
+    public static final class WorkRequests {
+        private WorkRequests() {
+        }
+
+        public static final MethodHandle rdmaffm_wr_start = plain(L, "rdmaffm_wr_start", FunctionDescriptor.ofVoid(P));
+        public static final MethodHandle rdmaffm_wr_complete = plain(L, "rdmaffm_wr_complete", FunctionDescriptor.of(I, P));
+        public static final MethodHandle rdmaffm_wr_abort = plain(L, "rdmaffm_wr_abort", FunctionDescriptor.ofVoid(P));
+        public static final MethodHandle rdmaffm_wr_send = plain(L, "rdmaffm_wr_send", FunctionDescriptor.ofVoid(P, J, I));
+        public static final MethodHandle rdmaffm_wr_send_imm = plain(L, "rdmaffm_wr_send_imm", FunctionDescriptor.ofVoid(P, J, I, I));
+        public static final MethodHandle rdmaffm_wr_send_inv = plain(L, "rdmaffm_wr_send_inv", FunctionDescriptor.ofVoid(P, J, I, I));
+        public static final MethodHandle rdmaffm_wr_rdma_write = plain(L, "rdmaffm_wr_rdma_write", FunctionDescriptor.ofVoid(P, J, I, I, J));
+        public static final MethodHandle rdmaffm_wr_rdma_write_imm = plain(L, "rdmaffm_wr_rdma_write_imm", FunctionDescriptor.ofVoid(P, J, I, I, J, I));
+        public static final MethodHandle rdmaffm_wr_rdma_read = plain(L, "rdmaffm_wr_rdma_read", FunctionDescriptor.ofVoid(P, J, I, I, J));
+        public static final MethodHandle rdmaffm_wr_atomic_cmp_swp = plain(L, "rdmaffm_wr_atomic_cmp_swp", FunctionDescriptor.ofVoid(P, J, I, I, J, J, J));
+        public static final MethodHandle rdmaffm_wr_atomic_fetch_add = plain(L, "rdmaffm_wr_atomic_fetch_add", FunctionDescriptor.ofVoid(P, J, I, I, J, J));
+        public static final MethodHandle rdmaffm_wr_local_inv = plain(L, "rdmaffm_wr_local_inv", FunctionDescriptor.ofVoid(P, J, I, I));
+        public static final MethodHandle rdmaffm_wr_bind_mw = plain(L, "rdmaffm_wr_bind_mw", FunctionDescriptor.ofVoid(P, J, I, P, I, P));
+        public static final MethodHandle rdmaffm_wr_set_sge = plain(L, "rdmaffm_wr_set_sge", FunctionDescriptor.ofVoid(P, I, J, I));
+        public static final MethodHandle rdmaffm_wr_set_sge_list = plain(L, "rdmaffm_wr_set_sge_list", FunctionDescriptor.ofVoid(P, J, P));
+        public static final MethodHandle rdmaffm_wr_set_inline_data = plain(L, "rdmaffm_wr_set_inline_data", FunctionDescriptor.ofVoid(P, P, J));
+        public static final MethodHandle rdmaffm_wr_set_ud_addr = plain(L, "rdmaffm_wr_set_ud_addr", FunctionDescriptor.ofVoid(P, P, I, I));
+    }
 
     private static MethodHandle poll(String name) {
         FunctionDescriptor fd = FunctionDescriptor.of(I, P, I, P);

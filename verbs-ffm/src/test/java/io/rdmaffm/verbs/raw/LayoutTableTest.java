@@ -145,6 +145,34 @@ class LayoutTableTest {
         assertEquals(table.constants().get("RDMA_UDP_QKEY"), (long) Constants.RDMA_UDP_QKEY);
     }
 
+    /**
+     * Every typed offset constant is the C offset of the member its name spells: holder class = struct,
+     * field name = member path with "__" for ".". A constant resolved from the wrong path, or a path the layout
+     * resolves differently from C (through an anonymous union, say), fails here.
+     */
+    @Test
+    void everyTypedOffsetConstantIsTheNativeOffsetOfTheMemberItNames() throws IllegalAccessException {
+        List<String> problems = new ArrayList<>();
+        int checked = 0;
+        for (Class<?> holder : Offsets.class.getDeclaredClasses()) {
+            for (Field f : holder.getDeclaredFields()) {
+                if (!Modifier.isStatic(f.getModifiers()) || f.getType() != long.class) {
+                    continue;
+                }
+                String member = holder.getSimpleName() + "." + f.getName().replace("__", ".");
+                Long c = table.offsets().get(member);
+                checked++;
+                if (c == null) {
+                    problems.add("offsetof(" + member + ") is not in the shim's table");
+                } else if (c != f.getLong(null)) {
+                    problems.add("offsetof(" + member + "): Java " + f.getLong(null) + ", C " + c);
+                }
+            }
+        }
+        assertTrue(problems.isEmpty(), String.join("\n", problems));
+        assertTrue(checked > 200, "too few offset constants checked: " + checked);
+    }
+
     @Test
     void shimReportsItsAbi() throws Throwable {
         int abi = (int) Shim.rdmaffm_shim_abi.invokeExact();
