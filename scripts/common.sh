@@ -12,6 +12,8 @@ die() {
 RDMA_PACKAGES=(rdma-core ibverbs-providers ibverbs-utils libibverbs-dev librdmacm-dev perftest iproute2)
 VM_PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static)
 BUILD_PACKAGES=(maven gcc make)
+# Headless Chromium for the browser test of the HTML report (scripts/report-browser-test.sh).
+BROWSER_PACKAGES=(chromium)
 
 missing_packages() {
 	local p
