@@ -14,6 +14,8 @@ VM_PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static)
 # The multi-VM harness (rxe-vms.sh): sshd and ssh in every guest, from this machine's root.
 MULTIHOST_PACKAGES=(openssh-server openssh-client)
 BUILD_PACKAGES=(maven gcc make)
+# Headless Chromium for the browser test of the HTML report (scripts/report-browser-test.sh).
+BROWSER_PACKAGES=(chromium)
 
 missing_packages() {
 	local p

@@ -1,0 +1,60 @@
+package io.rdmaffm.perftest.cli.reports;
+
+import io.rdmaffm.perftest.report.html.ReportPage;
+import io.rdmaffm.perftest.report.model.RunDocument;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code report RUN.json... -o report.html}: one self-contained HTML file with the runs' plots (bandwidth and
+ * message rate against size with the port rate and PCIe model, latency percentiles, time series), each run's
+ * provenance and its rows. Exit 0, or 2 with one line when a file is missing or not a run document.
+ */
+@Command(name = "report",
+        mixinStandardHelpOptions = true,
+        description = {"Write one self-contained HTML report (plots, provenance, rows) of run documents "
+                + "written with --out_json (docs/run-json.md).",
+                "Exit status: 0 written, 2 bad input."})
+public final class ReportCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Creates the command; picocli fills in the options. */
+    public ReportCommand() {
+    }
+
+    @Parameters(arity = "1..*", paramLabel = "RUN.json",
+            description = "Run documents, or glob patterns such as 'runs/*.json'; plotted together, in this order.")
+    List<String> runs;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "report.html",
+            description = "The HTML file to write (- for standard output). Default: ${DEFAULT-VALUE}")
+    Path output;
+
+    @Option(names = "--title", paramLabel = "TEXT", description = "The report's title (default: the tests' names).")
+    String title;
+
+    @Option(names = "--debug", description = "Print stack traces of unexpected errors.")
+    boolean debug;
+
+    @Override
+    public Integer call() {
+        List<RunDocument> docs = RunFiles.read(runs);
+        String html = ReportPage.render(title, docs);
+        PrintWriter out = spec.commandLine().getOut();
+        if (RunFiles.write(output, html)) {
+            out.println("report: wrote " + output + " (" + docs.size() + (docs.size() == 1 ? " run)" : " runs)"));
+        } else {
+            out.print(html);
+        }
+        out.flush();
+        return 0;
+    }
+}

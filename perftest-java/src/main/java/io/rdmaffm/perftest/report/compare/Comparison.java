@@ -1,0 +1,166 @@
+package io.rdmaffm.perftest.report.compare;
+
+import io.rdmaffm.perftest.report.model.Metric;
+import io.rdmaffm.perftest.report.model.Row;
+import io.rdmaffm.perftest.report.model.RunDocument;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Two sides (A and B, each one or more run documents: repeats) matched per test, message size and metric,
+ * with the ratio B/A of the means and a verdict against the runs' own noise.
+ *
+ * <p>Noise is each side's spread over its repeats (min to max). A difference is beyond the noise when both
+ * sides have repeats and their ranges do not overlap: every B figure is above every A figure, or below. Without
+ * repeats on both sides the noise is unknown and no line is marked. A simple rule on purpose: with the two to
+ * five repeats people run, a standard deviation says little more than the range, and the rule needs no
+ * distribution assumption. Its false-alarm rate is exact for that reason: when both sides measure the same
+ * thing (all n + m figures exchangeable), the two ranges miss each other with probability 2 / C(n + m, n),
+ * {@link #chanceOfMarkByNoise}: 1 in 3 with two repeats a side, 1 in 10 with three, 1 in 126 with five.
+ */
+public final class Comparison {
+
+    /** How a line's difference stands against the noise. */
+    public enum Verdict {
+        /** Both sides have repeats and their ranges do not overlap. */
+        BEYOND_NOISE,
+        /** Both sides have repeats and their ranges overlap. */
+        WITHIN_NOISE,
+        /** A side has no repeats: the noise is unknown. */
+        NOISE_UNKNOWN,
+        /** Only one side has this test, size and metric. */
+        ONE_SIDED
+    }
+
+    /**
+     * One compared figure.
+     *
+     * @param test the test name
+     * @param size message size, bytes
+     * @param metric which figure
+     * @param unit its unit (bandwidth in Gb/sec when the sides' units differ)
+     * @param a side A's figures, or null when A lacks the line
+     * @param b side B's figures, or null
+     * @param ratio B/A of the means, or null (one-sided, or A's mean is 0)
+     * @param verdict against the noise
+     */
+    public record Line(String test, long size, Metric metric, String unit, Stats a, Stats b, Double ratio,
+                       Verdict verdict) {
+
+        /** Whether B is better than A on this metric (a higher rate, a lower latency); false when equal or unknown. */
+        public boolean bBetter() {
+            return ratio != null && ratio != 1 && (ratio > 1) == metric.higherIsBetter();
+        }
+    }
+
+    private record Key(String test, long size, Metric metric) {
+    }
+
+    private record Figure(double value, String unit, Row row) {
+    }
+
+    private Comparison() {
+    }
+
+    /**
+     * @param a side A's runs (at least one)
+     * @param b side B's runs (at least one)
+     * @param only the metrics to compare; empty for all
+     * @return the lines, by test (first seen), size, then the metrics in table order
+     */
+    public static List<Line> compare(List<RunDocument> a, List<RunDocument> b, Set<Metric> only) {
+        Map<Key, List<Figure>> fa = figures(a, only);
+        Map<Key, List<Figure>> fb = figures(b, only);
+        Set<Key> keys = new LinkedHashSet<>(fa.keySet());
+        keys.addAll(fb.keySet());
+        List<String> testOrder = new ArrayList<>();
+        for (Key k : keys) {
+            if (!testOrder.contains(k.test())) {
+                testOrder.add(k.test());
+            }
+        }
+        List<Key> sorted = new ArrayList<>(keys);
+        sorted.sort(Comparator.comparingInt((Key k) -> testOrder.indexOf(k.test())).thenComparingLong(Key::size)
+                .thenComparing(Key::metric));
+        List<Line> out = new ArrayList<>();
+        for (Key k : sorted) {
+            out.add(line(k, fa.getOrDefault(k, List.of()), fb.getOrDefault(k, List.of())));
+        }
+        return out;
+    }
+
+    private static Map<Key, List<Figure>> figures(List<RunDocument> runs, Set<Metric> only) {
+        Map<Key, List<Figure>> m = new LinkedHashMap<>();
+        for (RunDocument run : runs) {
+            for (Row row : run.rows()) {
+                for (Metric metric : row.metrics()) {
+                    Double v = row.value(metric);
+                    if (v != null && (only.isEmpty() || only.contains(metric))) {
+                        m.computeIfAbsent(new Key(run.testName(), row.size(), metric), k -> new ArrayList<>())
+                                .add(new Figure(v, row.unit(metric), row));
+                    }
+                }
+            }
+        }
+        return m;
+    }
+
+    private static Line line(Key k, List<Figure> a, List<Figure> b) {
+        Set<String> units = new LinkedHashSet<>();
+        a.forEach(f -> units.add(f.unit()));
+        b.forEach(f -> units.add(f.unit()));
+        boolean toGbps = units.size() > 1 && (k.metric() == Metric.BW_AVERAGE || k.metric() == Metric.BW_PEAK);
+        String unit = toGbps ? "Gb/sec" : units.iterator().next();
+        Stats sa = Stats.of(values(a, toGbps));
+        Stats sb = Stats.of(values(b, toGbps));
+        Double ratio = sa == null || sb == null || sa.mean() == 0 ? null : sb.mean() / sa.mean();
+        Verdict v;
+        if (sa == null || sb == null) {
+            v = Verdict.ONE_SIDED;
+        } else if (sa.hasRepeats() && sb.hasRepeats()) {
+            v = sa.disjointFrom(sb) ? Verdict.BEYOND_NOISE : Verdict.WITHIN_NOISE;
+        } else {
+            v = Verdict.NOISE_UNKNOWN;
+        }
+        return new Line(k.test(), k.size(), k.metric(), unit, sa, sb, ratio, v);
+    }
+
+    private static List<Double> values(List<Figure> figures, boolean toGbps) {
+        List<Double> out = new ArrayList<>();
+        for (Figure f : figures) {
+            out.add(toGbps && f.row() instanceof Row.Bandwidth bw ? bw.gbps(f.value()) : f.value());
+        }
+        return out;
+    }
+
+    /**
+     * The probability that a line is marked although both sides measure the same thing: of the C(n+m, n) equally
+     * likely ways the n + m figures fall into the two sides by rank, two leave the ranges apart.
+     *
+     * @param n repeats of side A
+     * @param m repeats of side B
+     * @return 2 / C(n + m, n)
+     */
+    public static double chanceOfMarkByNoise(int n, int m) {
+        double c = 1;
+        for (int i = 1; i <= n; i++) {
+            c = c * (m + i) / i;
+        }
+        return Math.min(1, 2 / c);
+    }
+
+    /** Whether any side of any line has repeats, i.e. whether the noise is known anywhere. */
+    public static boolean anyRepeats(List<Line> lines) {
+        for (Line l : lines) {
+            if (l.verdict() == Verdict.BEYOND_NOISE || l.verdict() == Verdict.WITHIN_NOISE) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

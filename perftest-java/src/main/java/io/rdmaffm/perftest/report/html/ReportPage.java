@@ -1,0 +1,85 @@
+package io.rdmaffm.perftest.report.html;
+
+import io.rdmaffm.perftest.report.model.RunDocument;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code rdma-perftest report}: the runs' plots (one set, runs overlaid), then per run its provenance and its
+ * rows. The output depends only on the documents (no timestamp of its own), so the same runs give the same
+ * bytes.
+ */
+public final class ReportPage {
+    private ReportPage() {
+    }
+
+    /** Labels for the runs: file names, made unique by a number where two files share a name. */
+    public static List<PlotRun> label(List<RunDocument> runs) {
+        List<PlotRun> out = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (int i = 0; i < runs.size(); i++) {
+            String label = runs.get(i).label();
+            String unique = label;
+            for (int n = 2; !seen.add(unique); n++) {
+                unique = label + " (" + n + ")";
+            }
+            out.add(new PlotRun(unique, i, runs.get(i)));
+        }
+        return out;
+    }
+
+    /** A title naming the tests, e.g. {@code "RDMA_Write_BW_Test, Send_Latency_Test"}. */
+    public static String defaultTitle(List<RunDocument> runs) {
+        Set<String> tests = new LinkedHashSet<>();
+        for (RunDocument r : runs) {
+            tests.add(r.testName());
+        }
+        return "rdma-perftest report: " + String.join(", ", tests);
+    }
+
+    /**
+     * @param title the heading, or null for {@link #defaultTitle}
+     * @param runs at least one run
+     * @return the HTML document
+     */
+    public static String render(String title, List<RunDocument> runs) {
+        if (runs.isEmpty()) {
+            throw new IllegalArgumentException("no runs to report");
+        }
+        List<PlotRun> labelled = label(runs);
+        List<SvgPlot> plots = RunPlots.all(labelled);
+        StringBuilder body = new StringBuilder();
+        body.append("<nav>\n<ul>\n");
+        if (!plots.isEmpty()) {
+            body.append("<li><a href=\"#plots\">Plots</a></li>\n");
+        }
+        for (int i = 0; i < labelled.size(); i++) {
+            body.append("<li><a href=\"#run-").append(i + 1).append("\">").append(Html.esc(labelled.get(i).label()))
+                    .append("</a> — ").append(Html.esc(runs.get(i).testName())).append("</li>\n");
+        }
+        body.append("</ul>\n</nav>\n");
+        if (!plots.isEmpty()) {
+            body.append("<h2 id=\"plots\">Plots</h2>\n<div class=\"plots\">\n");
+            for (SvgPlot p : plots) {
+                body.append(p.render());
+            }
+            body.append("</div>\n");
+        } else {
+            body.append("<p class=\"note\">Nothing to plot: the runs have no rows.</p>\n");
+        }
+        body.append("<h2 id=\"runs\">Runs</h2>\n<div class=\"runs\">\n");
+        for (int i = 0; i < labelled.size(); i++) {
+            RunDocument run = runs.get(i);
+            body.append("<section class=\"run\" id=\"run-").append(i + 1).append("\" data-run=\"")
+                    .append(Html.esc(labelled.get(i).label())).append("\">\n<h3>").append(Html.esc(labelled.get(i).label()))
+                    .append("</h3>\n").append(Provenance.html(run)).append(RowTable.html(run)).append("</section>\n");
+        }
+        body.append("</div>\n");
+        String lead = runs.size() + (runs.size() == 1 ? " run" : " runs")
+                + ". Bandwidth is plotted in Gb/s (10<sup>9</sup> bit/s; perftest's MB is 2<sup>20</sup> bytes); "
+                + "latency in µs. Made by <code>rdma-perftest report</code>.";
+        return HtmlPage.page(title == null ? defaultTitle(runs) : title, lead, body.toString());
+    }
+}

@@ -1,0 +1,126 @@
+package io.rdmaffm.perftest.cli.reports;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rdmaffm.perftest.report.model.ReportFixtures;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code report} and {@code compare} as commands: what they write, and one line with exit 2 for bad input. The
+ * exception handler here is {@code cli.Main}'s rule (one line, exit 2), which applies once Main lists them.
+ */
+class ReportsCommandsTest {
+
+    private record Result(int exit, String out, String err) {
+    }
+
+    private static Result run(Object command, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = new CommandLine(command);
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        cl.setExecutionExceptionHandler((ex, c, pr) -> {
+            c.getErr().println(c.getCommandName() + ": error: " + ex.getMessage());
+            return 2;
+        });
+        int exit = cl.execute(args);
+        return new Result(exit, out.toString(), err.toString());
+    }
+
+    private static String fixture(String name) {
+        return ReportFixtures.file(name).toString();
+    }
+
+    @Test
+    void reportWritesOneFile(@TempDir Path dir) throws IOException {
+        Path html = dir.resolve("r.html");
+        Result r = run(new ReportCommand(), fixture("bw_sweep_ib.json"), fixture("send_lat_ib.json"), "-o",
+                html.toString(), "--title", "two runs");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("report: wrote " + html + " (2 runs)\n", r.out());
+        String text = Files.readString(html);
+        assertTrue(text.contains("<h1>two runs</h1>"));
+        assertTrue(text.contains("data-plot=\"bandwidth\""));
+        assertTrue(text.contains("data-plot=\"percentiles-2\""));
+        try (var files = Files.list(dir)) {
+            assertEquals(1, files.count(), "no temporary file left behind");
+        }
+    }
+
+    @Test
+    void reportToStandardOutputAndFromAGlob() {
+        String glob = ReportFixtures.file("bw_sweep_ib.json").getParent().resolve("bw_sweep_*_2.json").toString();
+        Result r = run(new ReportCommand(), glob, "-o", "-");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("<!DOCTYPE html>"));
+        assertTrue(r.out().contains("data-series=\"bw_sweep_ib_2\""));
+        assertTrue(r.out().contains("data-series=\"bw_sweep_roce_2\""));
+    }
+
+    @Test
+    void reportRefusesBadInputInOneLine(@TempDir Path dir) throws IOException {
+        Result missing = run(new ReportCommand(), dir.resolve("nope.json").toString(), "-o", dir.resolve("x.html").toString());
+        assertEquals(2, missing.exit());
+        assertEquals("report: error: " + dir.resolve("nope.json") + ": cannot read: no such file\n", missing.err());
+        Path notRun = Files.writeString(dir.resolve("doctor.json"), "{\"schema\":\"rdma-ffm.doctor/1\"}");
+        Result wrong = run(new ReportCommand(), notRun.toString());
+        assertEquals(2, wrong.exit());
+        assertEquals("report: error: " + notRun + ": not a run document (schema \"rdma-ffm.doctor/1\", expected "
+                + "rdma-ffm.run/1)\n", wrong.err());
+        Result noMatch = run(new ReportCommand(), dir.resolve("*.nothing").toString());
+        assertEquals("report: error: " + dir.resolve("*.nothing") + ": no file matches\n", noMatch.err());
+        assertEquals(2, run(new ReportCommand()).exit(), "no file at all");
+        try (var files = Files.list(dir)) {
+            assertEquals(1, files.count(), "nothing written on bad input");
+        }
+    }
+
+    @Test
+    void compareTwoFilesAsText() {
+        Result r = run(new CompareCommand(), fixture("bw_sweep_ib.json"), fixture("bw_sweep_roce.json"), "--metric",
+                "BW_average,MsgRate");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("A: " + fixture("bw_sweep_ib.json") + "\nB: " + fixture("bw_sweep_roce.json")
+                + "\nnoise: no repeats: noise unknown"), r.out());
+        assertEquals(ReportFixtures.SWEEP_ROWS * 2, r.out().lines().filter(l -> l.contains("Gb/sec") || l.contains("Mpps"))
+                .count());
+    }
+
+    @Test
+    void compareRepeatsWithHtml(@TempDir Path dir) throws IOException {
+        String base = ReportFixtures.file("bw_sweep_ib.json").getParent().toString();
+        Path html = dir.resolve("c.html");
+        Result r = run(new CompareCommand(), "--a", base + "/bw_sweep_ib*.json", "--b", fixture("bw_sweep_roce.json"),
+                fixture("bw_sweep_roce_2.json"), "--html", html.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("* worse"), r.out());
+        assertTrue(r.out().endsWith("compare: wrote " + html + "\n"));
+        assertTrue(Files.readString(html).contains("data-series=\"B: bw_sweep_roce_2\""));
+    }
+
+    @Test
+    void compareRefusesBadInputInOneLine() {
+        Result one = run(new CompareCommand(), fixture("bw_sweep_ib.json"));
+        assertEquals(2, one.exit());
+        assertTrue(one.err().startsWith("expected two files A.json B.json, or --a FILES... --b FILES..."), one.err());
+        Result half = run(new CompareCommand(), "--a", fixture("bw_sweep_ib.json"));
+        assertEquals(2, half.exit());
+        assertTrue(half.err().startsWith("give both --a and --b"), half.err());
+        Result metric = run(new CompareCommand(), fixture("bw_sweep_ib.json"), fixture("bw_sweep_roce.json"),
+                "--metric", "speed");
+        assertEquals(2, metric.exit());
+        assertTrue(metric.err().startsWith("--metric speed: not a metric"), metric.err());
+        Result stdout = run(new CompareCommand(), fixture("bw_sweep_ib.json"), fixture("bw_sweep_roce.json"),
+                "--html", "-");
+        assertEquals(2, stdout.exit());
+    }
+}

@@ -1,0 +1,169 @@
+package io.rdmaffm.perftest.report.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rdmaffm.perftest.json.JsonReader;
+import io.rdmaffm.perftest.report.compare.Comparison.Line;
+import io.rdmaffm.perftest.report.compare.Comparison.Verdict;
+import io.rdmaffm.perftest.report.html.PlotsInHtml;
+import io.rdmaffm.perftest.report.model.Metric;
+import io.rdmaffm.perftest.report.model.ReportFixtures;
+import io.rdmaffm.perftest.report.model.RunDocument;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** compare on the fixtures: matching, ratios, the noise rule, the text and the HTML forms. */
+class ComparisonTest {
+
+    /** A figure straight from a fixture's JSON, not through the model. */
+    private static double figure(String file, long size, String key) throws IOException {
+        Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(Files.readString(ReportFixtures.file(file)));
+        for (Object o : (List<?>) doc.get("all_results")) {
+            Map<?, ?> row = (Map<?, ?>) o;
+            if (((Double) row.get("MsgSize")) == size) {
+                return (Double) row.get(key);
+            }
+        }
+        throw new AssertionError("no row " + size + " in " + file);
+    }
+
+    private static Line line(List<Line> lines, long size, Metric m) {
+        return lines.stream().filter(l -> l.size() == size && l.metric() == m).findFirst().orElseThrow();
+    }
+
+    @Test
+    void oneRunASideHasRatiosButNoNoise() throws IOException {
+        List<Line> lines = Comparison.compare(ReportFixtures.readAll("bw_sweep_ib.json"),
+                ReportFixtures.readAll("bw_sweep_roce.json"), Set.of());
+        assertEquals(ReportFixtures.SWEEP_ROWS * 3, lines.size());
+        Line big = line(lines, 8388608, Metric.BW_AVERAGE);
+        assertEquals("RDMA_Write_BW_Test", big.test());
+        assertEquals("Gb/sec", big.unit());
+        double a = figure("bw_sweep_ib.json", 8388608, "BW_average");
+        double b = figure("bw_sweep_roce.json", 8388608, "BW_average");
+        assertEquals(b / a, big.ratio(), 1e-12);
+        assertEquals(1, big.a().n());
+        for (Line l : lines) {
+            assertEquals(Verdict.NOISE_UNKNOWN, l.verdict());
+        }
+        String text = CompareText.render(lines, "bw_sweep_ib.json", "bw_sweep_roce.json", 1, 1);
+        assertTrue(text.contains("noise: no repeats: noise unknown"), text);
+        assertFalse(text.contains("*"));
+    }
+
+    @Test
+    void repeatsMarkWhatIsBeyondTheirSpread() throws IOException {
+        List<RunDocument> a = ReportFixtures.readAll("bw_sweep_ib.json", "bw_sweep_ib_2.json");
+        List<RunDocument> b = ReportFixtures.readAll("bw_sweep_roce.json", "bw_sweep_roce_2.json");
+        List<Line> lines = Comparison.compare(a, b, EnumSet.of(Metric.BW_AVERAGE));
+        assertEquals(ReportFixtures.SWEEP_ROWS, lines.size());
+        // small messages: RoCE's ranges lie wholly below IB's
+        Line small = line(lines, 2, Metric.BW_AVERAGE);
+        assertEquals(Verdict.BEYOND_NOISE, small.verdict());
+        assertFalse(small.bBetter());
+        assertEquals("* worse", CompareText.mark(small));
+        // 64 KiB: the ranges overlap
+        Line mid = line(lines, 65536, Metric.BW_AVERAGE);
+        double a1 = figure("bw_sweep_ib.json", 65536, "BW_average");
+        double a2 = figure("bw_sweep_ib_2.json", 65536, "BW_average");
+        double b1 = figure("bw_sweep_roce.json", 65536, "BW_average");
+        double b2 = figure("bw_sweep_roce_2.json", 65536, "BW_average");
+        assertTrue(Math.max(b1, b2) >= Math.min(a1, a2) && Math.max(a1, a2) >= Math.min(b1, b2), "fixture overlaps");
+        assertEquals(Verdict.WITHIN_NOISE, mid.verdict());
+        assertEquals((a1 + a2) / 2, mid.a().mean(), 1e-9);
+        assertEquals(Math.min(b1, b2), mid.b().min());
+        assertEquals(2, mid.b().n());
+        assertEquals("", CompareText.mark(mid));
+        // 4 MiB: RoCE wholly above
+        Line top = line(lines, 4194304, Metric.BW_AVERAGE);
+        assertEquals(Verdict.BEYOND_NOISE, top.verdict());
+        assertTrue(top.bBetter());
+
+        String text = CompareText.render(lines, "A", "B", 2, 2);
+        assertTrue(text.contains("noise: each side's spread over its repeats"), text);
+        assertTrue(text.contains("with 2 and 2 repeats a line is marked by noise alone 1 time in 3"), text);
+        long marked = lines.stream().filter(l -> l.verdict() == Verdict.BEYOND_NOISE).count();
+        assertEquals(marked, text.lines().filter(t -> t.contains("* better") || t.contains("* worse")).count());
+        assertTrue(marked > 0 && marked < lines.size());
+    }
+
+    @Test
+    void theChanceOfAMarkByNoiseAloneIsExact() {
+        // 2 and 2: of the 6 rank orders of four exchangeable figures, AABB and BBAA leave the ranges apart
+        assertEquals(1 / 3.0, Comparison.chanceOfMarkByNoise(2, 2), 1e-12);
+        assertEquals(0.1, Comparison.chanceOfMarkByNoise(3, 3), 1e-12);
+        assertEquals(1 / 126.0, Comparison.chanceOfMarkByNoise(5, 5), 1e-12);
+        assertEquals(2 / 15.0, Comparison.chanceOfMarkByNoise(2, 4), 1e-12);
+        assertEquals(1.0, Comparison.chanceOfMarkByNoise(1, 1));
+    }
+
+    @Test
+    void textColumnsAreAligned() {
+        List<Line> lines = Comparison.compare(ReportFixtures.readAll("bw_sweep_ib.json", "bw_sweep_ib_2.json"),
+                ReportFixtures.readAll("bw_sweep_roce.json", "bw_sweep_roce_2.json"), Set.of());
+        List<String> text = CompareText.render(lines, "A", "B", 2, 2).lines().toList();
+        int head = text.indexOf(text.stream().filter(t -> t.trim().startsWith("bytes")).findFirst().orElseThrow());
+        String header = text.get(head);
+        assertTrue(header.endsWith("B spread"), header);
+        int ratioEnd = header.indexOf("B/A") + 3;
+        for (String row : text.subList(head + 1, text.size())) {
+            assertTrue(row.length() >= header.length(), row);
+            assertTrue(row.charAt(header.length() - 1) != ' ', "B spread right-aligned: " + row);
+            assertTrue(row.charAt(ratioEnd - 1) != ' ' && row.charAt(ratioEnd) == ' ', "ratio right-aligned: " + row);
+        }
+    }
+
+    @Test
+    void linesOnlyOneSideHasAreShownAsSuch() {
+        List<Line> lines = Comparison.compare(ReportFixtures.readAll("v0/send_lat.json"),
+                ReportFixtures.readAll("send_lat_ib.json"), EnumSet.of(Metric.T_TYPICAL));
+        assertEquals(2, lines.size());
+        Line both = line(lines, 2, Metric.T_TYPICAL);
+        assertEquals(Verdict.NOISE_UNKNOWN, both.verdict());
+        assertEquals(1.70 / 0.86, both.ratio(), 1e-12);
+        assertTrue(both.bBetter() == false, "a higher latency is worse");
+        Line onlyA = line(lines, 4096, Metric.T_TYPICAL);
+        assertEquals(Verdict.ONE_SIDED, onlyA.verdict());
+        assertNull(onlyA.b());
+        assertNull(onlyA.ratio());
+        assertEquals("only in A", CompareText.mark(onlyA));
+    }
+
+    @Test
+    void differentBandwidthUnitsAreComparedInGigabits() {
+        List<Line> lines = Comparison.compare(ReportFixtures.readAll("v0/write_bw_mb.json"),
+                ReportFixtures.readAll("v0/write_bw_gbits.json"), EnumSet.of(Metric.BW_AVERAGE));
+        Line l = line(lines, 65536, Metric.BW_AVERAGE);
+        assertEquals("Gb/sec", l.unit());
+        assertEquals(11723.17 * 8 * 1048576 / 1e9, l.a().mean(), 1e-9);
+        assertEquals(11723.17, l.b().mean(), 1e-9);
+        assertEquals(2, lines.size(), "the null BW_average of the 8-byte row is no figure");
+    }
+
+    @Test
+    void theHtmlFormPutsBothSidesOnOnePlot() {
+        List<RunDocument> a = ReportFixtures.readAll("bw_sweep_ib.json", "bw_sweep_ib_2.json");
+        List<RunDocument> b = ReportFixtures.readAll("bw_sweep_roce.json", "bw_sweep_roce_2.json");
+        List<Line> lines = Comparison.compare(a, b, Set.of());
+        String html = ComparePage.render(lines, a, b);
+        PlotsInHtml.PlotInfo bw = PlotsInHtml.read(html).get("bandwidth");
+        assertEquals(List.of("A: bw_sweep_ib", "A: bw_sweep_ib_2", "B: bw_sweep_roce", "B: bw_sweep_roce_2"),
+                bw.series().stream().map(PlotsInHtml.SeriesInfo::label).toList());
+        for (PlotsInHtml.SeriesInfo s : bw.series()) {
+            assertEquals(ReportFixtures.SWEEP_ROWS, s.dataPoints());
+        }
+        long beyond = lines.stream().filter(l -> l.verdict() == Verdict.BEYOND_NOISE).count();
+        assertEquals(beyond, PlotsInHtml.count(html, "data-verdict=\"beyond-noise\" class=\"beyond\""));
+        assertEquals(lines.size(), PlotsInHtml.count(html, "<tr data-test=\"RDMA_Write_BW_Test\""));
+        assertTrue(html.contains("<tr class=\"beyond\" data-differs=\"true\"><th class=\"text\">Device</th>"), html);
+        assertFalse(html.contains("data-differs=\"true\"><th class=\"text\">Host</th>"));
+    }
+}
