@@ -177,6 +177,9 @@ public final class MatrixRun {
             if (e.getCause() instanceof UncheckedIOException u) {
                 throw u.getCause();
             }
+            if (e.getCause() instanceof InterruptedException i) {
+                throw i;
+            }
             throw new IllegalStateException("rail test failed unexpectedly", e.getCause());
         } finally {
             ex.shutdownNow();

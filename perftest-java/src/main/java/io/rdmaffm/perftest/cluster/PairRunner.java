@@ -148,7 +148,10 @@ final class PairRunner {
                 + s.message());
     }
 
-    private ProcessRunner.Running start(String host, String script) throws IOException {
+    private ProcessRunner.Running start(String host, String script) throws IOException, InterruptedException {
+        if (live.closed()) {
+            throw new InterruptedException("the matrix is stopping");
+        }
         ProcessRunner.Running p = runner.start(launcher.command(host, script));
         live.add(p, host);
         return p;

@@ -20,6 +20,7 @@ public final class RemoteProcesses {
     private final ProcessRunner runner;
     private final Duration killTimeout;
     private final Map<ProcessRunner.Running, String> live = new LinkedHashMap<>();
+    private boolean closed;
 
     /**
      * @param killTimeout bound on each remote kill command
@@ -30,9 +31,23 @@ public final class RemoteProcesses {
         this.killTimeout = killTimeout;
     }
 
-    /** Remembers an end started on {@code host}. */
-    public synchronized void add(ProcessRunner.Running p, String host) {
-        live.put(p, host);
+    /**
+     * Remembers an end started on {@code host}. After {@link #stopAll} (Ctrl-C while a pair was starting) the end
+     * is ended at once instead: the run's threads may still be starting ends while the shutdown hook runs.
+     */
+    public void add(ProcessRunner.Running p, String host) {
+        synchronized (this) {
+            if (!closed) {
+                live.put(p, host);
+                return;
+            }
+        }
+        p.destroy();
+    }
+
+    /** Whether {@link #stopAll} has run: no new end should be started. */
+    public synchronized boolean closed() {
+        return closed;
     }
 
     /** Forgets an end that has ended by itself. */
@@ -68,11 +83,12 @@ public final class RemoteProcesses {
 
     /**
      * Stops every end still known, in parallel, within about {@code 2 × killTimeout} in all (Ctrl-C must not
-     * hang on an unreachable host).
+     * hang on an unreachable host), and refuses new ones from then on.
      */
     public void stopAll() {
         List<ProcessRunner.Running> all;
         synchronized (this) {
+            closed = true;
             all = new ArrayList<>(live.keySet());
         }
         if (all.isEmpty()) {

@@ -112,4 +112,20 @@ class PairRunnerTest {
         assertEquals(new Failure(Failure.Kind.NO_RESULT, null, "client on b exited 0 without figures"),
                 r.attempt().failure());
     }
+
+    @Test
+    void afterStopAllNoEndIsStarted() throws Exception {
+        MatrixOptions o = new MatrixOptions();
+        FakeRunner runner = new FakeRunner(cmd -> FakeRunner.Reply.hang(LISTEN));
+        Launcher ssh = new SshLauncher(1);
+        RemoteProcesses live = new RemoteProcesses(ssh, runner, Duration.ofSeconds(1));
+        live.stopAll();
+        org.junit.jupiter.api.Assertions.assertThrows(InterruptedException.class,
+                () -> new PairRunner(o, ssh, runner, live).run(T, 1));
+        assertEquals(List.of(), runner.commands());
+        FakeRunner.FakeProcess late = (FakeRunner.FakeProcess) runner.start(List.of("ssh"));
+        live.add(late, "a");
+        assertTrue(late.destroyed(), "an end registered after stopAll is ended at once");
+        assertEquals(0, live.size());
+    }
 }
