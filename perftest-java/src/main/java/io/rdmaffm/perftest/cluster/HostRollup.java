@@ -15,7 +15,7 @@ import java.util.Map;
  * the end (after the retest).
  * <ul>
  * <li>HOST_FAILED: a test failed because of this host (unreachable, tool missing, device missing).</li>
- * <li>NODE: bad with at least 2 peers and with at least {@value #NODE_SHARE_PERCENT}% of them: the host (its NIC,
+ * <li>NODE: bad with at least 2 peers and with at least 75% of them: the host (its NIC,
  *     PCIe link, cable or switch port) is slow whoever it talks to. Not "all": one good result with a peer that is
  *     itself unusually fast must not hide a bad node; not "most": in a 4-host matrix with two slow nodes, each
  *     good host is bad with 2 of its 3 peers (67%) and must not be called a node problem.</li>

@@ -12,7 +12,7 @@
  *     {@link io.rdmaffm.perftest.cluster.RemoteScript}) and a {@link io.rdmaffm.perftest.cluster.ProcessRunner}
  *     that tests replace with a scripted fake;</li>
  * <li>the run loop ({@link io.rdmaffm.perftest.cluster.MatrixRun}, one pair in
- *     {@link io.rdmaffm.perftest.cluster.PairRunner}), results ({@link io.rdmaffm.perftest.cluster.ToolOutput}),
+ *     {@code PairRunner}), results ({@link io.rdmaffm.perftest.cluster.ToolOutput}),
  *     the pure outlier rules ({@link io.rdmaffm.perftest.cluster.OutlierRules}) and roll-up
  *     ({@link io.rdmaffm.perftest.cluster.HostRollup});</li>
  * <li>renderers: text and CSV ({@link io.rdmaffm.perftest.cluster.MatrixReport}) and the JSON document
