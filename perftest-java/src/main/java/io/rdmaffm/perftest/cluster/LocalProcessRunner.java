@@ -1,0 +1,130 @@
+package io.rdmaffm.perftest.cluster;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.BufferedReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/** {@link ProcessRunner} with real processes: stdin from /dev/null, each output read by a virtual thread. */
+public final class LocalProcessRunner implements ProcessRunner {
+    /** Per stream; a tool's output is a few KB, so more means something runs away. */
+    static final int CAP_CHARS = 1 << 20;
+
+    @Override
+    public Running start(List<String> command) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        return new LocalRunning(pb.start());
+    }
+
+    private static final class LocalRunning implements Running {
+        private final Process process;
+        private final StringBuilder out = new StringBuilder();
+        private final StringBuilder err = new StringBuilder();
+        private final Thread outReader;
+        private final Thread errReader;
+
+        LocalRunning(Process process) {
+            this.process = process;
+            this.outReader = Thread.ofVirtual().start(() -> drain(process.getInputStream(), out));
+            this.errReader = Thread.ofVirtual().start(() -> drain(process.getErrorStream(), err));
+        }
+
+        private void drain(InputStream in, StringBuilder into) {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    synchronized (this) {
+                        if (into.length() < CAP_CHARS) {
+                            into.append(line).append('\n');
+                        } else if (into.charAt(into.length() - 1) != '\u2026') {
+                            into.append("[output cut at ").append(CAP_CHARS).append(" characters]\u2026");
+                        }
+                        notifyAll();
+                    }
+                }
+            } catch (IOException e) {
+                // the stream closed under us (process destroyed): what was read stays
+            } finally {
+                synchronized (this) {
+                    notifyAll();
+                }
+            }
+        }
+
+        @Override
+        public String awaitLine(Predicate<String> match, Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            int scanned = 0;
+            synchronized (this) {
+                while (true) {
+                    int nl;
+                    while ((nl = out.indexOf("\n", scanned)) >= 0) {
+                        String line = out.substring(scanned, nl);
+                        scanned = nl + 1;
+                        if (match.test(line)) {
+                            return line;
+                        }
+                    }
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0 || !outReader.isAlive()) {
+                        return null;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, 50_000_000L));
+                }
+            }
+        }
+
+        @Override
+        public boolean waitFor(Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            if (!process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+            // The readers finish at EOF; a grandchild holding the pipe open must not hold us past the deadline.
+            long left = Math.max(1_000_000L, deadline - System.nanoTime());
+            outReader.join(Duration.ofNanos(left));
+            errReader.join(Duration.ofNanos(Math.max(1_000_000L, deadline - System.nanoTime())));
+            return true;
+        }
+
+        @Override
+        public int exitCode() {
+            return process.exitValue();
+        }
+
+        @Override
+        public synchronized String stdout() {
+            return out.toString();
+        }
+
+        @Override
+        public synchronized String stderr() {
+            return err.toString();
+        }
+
+        @Override
+        public boolean alive() {
+            return process.isAlive();
+        }
+
+        @Override
+        public void destroy() {
+            process.destroy();
+            try {
+                if (!process.waitFor(2, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
