@@ -21,7 +21,8 @@ case "${1:-}" in
 esac
 
 find_jdk25
-ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}"
+# Chromium: the host stage opens the HTML reports in a real browser (tests tagged browser).
+ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" "${BROWSER_PACKAGES[@]}"
 cd "$ROOT"
 MVN=(mvn -B -ntp)
 
