@@ -98,9 +98,56 @@ class WindowRecorderTest {
             }
         }
 
-        /** Compiled for one receiver type (Square): another one hits C2's class check and deoptimizes. */
+        /**
+         * Compiled for one receiver type (Square): another one hits C2's class check and deoptimizes. Its body is
+         * too large for either compiler to inline into a caller (C2's FreqInlineSize is 325 bytes of bytecode), so
+         * it is compiled on its own, however the loop that calls it is compiled.
+         */
         static int measure(Shape s) {
-            return s.area() + 1;
+            int a = s.area();
+            return switch (a & 63) {
+                case 0 -> a * 3 + (a >>> 1);
+                case 1 -> a * 10 + (a >>> 2);
+                case 2 -> a * 17 + (a >>> 3);
+                case 3 -> a * 24 + (a >>> 4);
+                case 4 -> a * 31 + (a >>> 5);
+                case 5 -> a * 38 + (a >>> 6);
+                case 6 -> a * 45 + (a >>> 7);
+                case 7 -> a * 52 + (a >>> 8);
+                case 8 -> a * 59 + (a >>> 9);
+                case 9 -> a * 66 + (a >>> 10);
+                case 10 -> a * 73 + (a >>> 11);
+                case 11 -> a * 80 + (a >>> 12);
+                case 12 -> a * 87 + (a >>> 13);
+                case 13 -> a * 94 + (a >>> 1);
+                case 14 -> a * 101 + (a >>> 2);
+                case 15 -> a * 108 + (a >>> 3);
+                case 16 -> a * 115 + (a >>> 4);
+                case 17 -> a * 122 + (a >>> 5);
+                case 18 -> a * 129 + (a >>> 6);
+                case 19 -> a * 136 + (a >>> 7);
+                case 20 -> a * 143 + (a >>> 8);
+                case 21 -> a * 150 + (a >>> 9);
+                case 22 -> a * 157 + (a >>> 10);
+                case 23 -> a * 164 + (a >>> 11);
+                case 24 -> a * 171 + (a >>> 12);
+                case 25 -> a * 178 + (a >>> 13);
+                case 26 -> a * 185 + (a >>> 1);
+                case 27 -> a * 192 + (a >>> 2);
+                case 28 -> a * 199 + (a >>> 3);
+                case 29 -> a * 206 + (a >>> 4);
+                case 30 -> a * 213 + (a >>> 5);
+                case 31 -> a * 220 + (a >>> 6);
+                case 32 -> a * 227 + (a >>> 7);
+                case 33 -> a * 234 + (a >>> 8);
+                case 34 -> a * 241 + (a >>> 9);
+                case 35 -> a * 248 + (a >>> 10);
+                case 36 -> a * 255 + (a >>> 11);
+                case 37 -> a * 262 + (a >>> 12);
+                case 38 -> a * 269 + (a >>> 13);
+                case 39 -> a * 276 + (a >>> 1);
+                default -> a + 1;
+            };
         }
 
         /** Never run before: interpreted, it calls the compiled measure() rather than a copy inlined elsewhere. */
