@@ -1,6 +1,6 @@
 package io.rdmaffm.perftest.cli;
 
-import io.rdmaffm.perftest.exchange.Tool;
+import io.rdmaffm.perftest.vocab.Tool;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

@@ -1,13 +1,10 @@
 package io.rdmaffm.perftest.engine;
 
-import io.rdmaffm.perftest.exchange.BwReport;
 import io.rdmaffm.perftest.exchange.PingPongDest;
-import io.rdmaffm.perftest.exchange.Role;
+import io.rdmaffm.perftest.exchange.RdmaCmControlChannel;
 import io.rdmaffm.perftest.exchange.ScriptRunner;
 import io.rdmaffm.perftest.exchange.Step;
 import io.rdmaffm.perftest.exchange.SysData;
-import io.rdmaffm.perftest.exchange.Tool;
-import io.rdmaffm.perftest.exchange.Verb;
 import io.rdmaffm.perftest.report.BannerInfo;
 import io.rdmaffm.perftest.report.BwArithmetic;
 import io.rdmaffm.perftest.report.DurationLatency;
@@ -17,6 +14,10 @@ import io.rdmaffm.perftest.report.LatencyArithmetic;
 import io.rdmaffm.perftest.report.LatencyResult;
 import io.rdmaffm.perftest.report.LatencyRow;
 import io.rdmaffm.perftest.report.PerftestFormat;
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.Role;
+import io.rdmaffm.perftest.vocab.Tool;
+import io.rdmaffm.perftest.vocab.Verb;
 import io.rdmaffm.verbs.Access;
 import io.rdmaffm.verbs.AddressHandle;
 import io.rdmaffm.verbs.AddressVector;

@@ -1,8 +1,8 @@
 package io.rdmaffm.perftest.engine;
 
-import io.rdmaffm.perftest.exchange.Role;
-import io.rdmaffm.perftest.exchange.Tool;
-import io.rdmaffm.perftest.report.BwUnit;
+import io.rdmaffm.perftest.vocab.BwUnit;
+import io.rdmaffm.perftest.vocab.Role;
+import io.rdmaffm.perftest.vocab.Tool;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

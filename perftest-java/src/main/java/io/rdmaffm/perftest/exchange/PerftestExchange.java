@@ -1,5 +1,8 @@
 package io.rdmaffm.perftest.exchange;
 
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.Role;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 

@@ -1,10 +1,6 @@
-package io.rdmaffm.perftest.engine;
+package io.rdmaffm.perftest.exchange;
 
-import io.rdmaffm.perftest.exchange.ExchangeChannel;
-import io.rdmaffm.perftest.exchange.ExchangeException;
-import io.rdmaffm.perftest.exchange.ExchangeTimeoutException;
-import io.rdmaffm.perftest.exchange.ExchangeTimeouts;
-import io.rdmaffm.perftest.exchange.Role;
+import io.rdmaffm.perftest.vocab.Role;
 import io.rdmaffm.verbs.Access;
 import io.rdmaffm.verbs.CompletionQueue;
 import io.rdmaffm.verbs.Completions;
@@ -364,7 +360,8 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
         return new ConnectionParameters().responderResources(0).initiatorDepth(0).retryCount(7).rnrRetryCount(7);
     }
 
-    static InetAddress ipv4(String host) throws ExchangeException {
+    /** The first IPv4 address of {@code host} (perftest's rdma_cm mode is IPv4 only). */
+    public static InetAddress ipv4(String host) throws ExchangeException {
         try {
             for (InetAddress a : InetAddress.getAllByName(host)) {
                 if (a instanceof Inet4Address) {
@@ -390,7 +387,8 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
         return Duration.ofNanos(left);
     }
 
-    static boolean retryable(CmException e) {
+    /** Whether a failed rdma_cm connect may be retried: the server is not listening (yet) or unreachable. */
+    public static boolean retryable(CmException e) {
         if (e.isTimeout() || e.event() == null) {
             return false;
         }
@@ -411,7 +409,8 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
         return new ExchangeException("rdma_cm connection to " + peer + " failed: " + e.getMessage(), e);
     }
 
-    static void closeQuietly(AutoCloseable c) {
+    /** Closes {@code c} if not null, ignoring failures (teardown after an earlier error). */
+    public static void closeQuietly(AutoCloseable c) {
         if (c == null) {
             return;
         }
