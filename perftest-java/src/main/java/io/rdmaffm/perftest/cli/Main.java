@@ -37,6 +37,11 @@ public final class Main implements Runnable {
 
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            if (sub.getCommand() instanceof ToolCommand) {
+                NotYetSupported.register(sub.getCommandSpec());
+            }
+        }
         cl.setExecutionExceptionHandler(new ErrorHandler());
         // Bad input: one line naming the problem, like perftest, not the whole usage text.
         cl.setParameterExceptionHandler((ex, args) -> {
