@@ -81,7 +81,7 @@ abstract class ToolCommand implements Callable<Integer> {
     @Option(names = {"-F", "--CPU-freq"}, description = "Accepted for compatibility (Java times with System.nanoTime).")
     boolean cpuFreq;
 
-    @Option(names = {"--perform_warm_up"},
+    @Option(names = {"--perform_warm_up"}, hidden = true,
             description = "Accepted for compatibility (perftest-java always warms up: see --warmup).")
     boolean performWarmUp;
 

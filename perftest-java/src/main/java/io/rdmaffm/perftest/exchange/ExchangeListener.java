@@ -14,7 +14,7 @@ import java.time.Duration;
  * The server's listening socket: like perftest it accepts exactly one client and then stops listening, so one
  * server process serves one test.
  */
-public final class ExchangeListener implements AutoCloseable {
+public final class ExchangeListener implements ControlListener {
     private final ServerSocket server;
 
     private ExchangeListener(ServerSocket server) {

@@ -93,6 +93,16 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
      * @throws ExchangeException with a one-line reason: unknown host, no route, nobody listening, timeout
      */
     public static RdmaCmControlChannel connect(String host, int port, Duration timeout) throws ExchangeException {
+        return connect(host, port, timeout, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #connect(String, int, Duration)}, but a server that is listening and has not answered yet (a
+     * perftest-java server accepts after its warm-up) is waited for up to {@code answerAllowance} longer; a
+     * server that rejects is still retried only until {@code timeout}.
+     */
+    public static RdmaCmControlChannel connect(String host, int port, Duration timeout, Duration answerAllowance)
+            throws ExchangeException {
         InetAddress address = ipv4(host);
         InetSocketAddress target = new InetSocketAddress(address, port);
         String peer = address.getHostAddress() + ":" + port;
@@ -118,7 +128,8 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
                     RdmaCmControlChannel ch = new RdmaCmControlChannel(Role.CLIENT, peer, events, id, res.pd, res.cq,
                             res.mr, qp);
                     ch.postAllReceives();
-                    id.connect(parameters(), remaining(deadline, timeout, peer, rejected));
+                    id.connect(parameters(), remaining(deadline + answerAllowance.toNanos(),
+                            timeout.plus(answerAllowance), peer, rejected));
                     return ch;
                 } catch (CmException e) {
                     closeQuietly(id);
@@ -149,76 +160,33 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
         }
     }
 
-    /** Server: starts listening on the wildcard address; accept with {@link Listener#accept}. */
-    public static Listener listen(int port) throws ExchangeException {
-        return new Listener(port);
+    /** Server: starts listening on the wildcard address; accept with {@link RdmaCmControlListener#accept}. */
+    public static RdmaCmControlListener listen(int port) throws ExchangeException {
+        return new RdmaCmControlListener(port);
     }
 
-    /** A listening rdma_cm id for the one perftest client; closing it frees the port for the test QPs. */
-    public static final class Listener implements AutoCloseable {
-        private final int port;
-        private final EventChannel events;
-        private final CmId listenId;
-        private boolean handedOver;
-
-        private Listener(int port) throws ExchangeException {
-            this.port = port;
-            this.events = EventChannel.create();
-            CmId l = null;
-            try {
-                l = events.createId(PortSpace.TCP);
-                l.bindAddress(new InetSocketAddress("0.0.0.0", port));
-                l.listen(1);
-            } catch (VerbsException e) {
-                closeQuietly(l);
-                closeQuietly(events);
-                throw new ExchangeException("cannot listen for rdma_cm connections on port " + port + ": "
-                        + e.getMessage(), e);
+    /**
+     * Server: the control QP for the client's connect request on {@code id}, accepted. On failure the id and
+     * everything made for it are closed.
+     */
+    static RdmaCmControlChannel accept(CmId id, EventChannel events, Duration timeout) throws ExchangeException {
+        String peer = String.valueOf(id.peerAddress());
+        Resources res = null;
+        try {
+            res = new Resources(id.context());
+            QueuePair qp = id.createQueuePair(res.pd, res.init());
+            RdmaCmControlChannel ch = new RdmaCmControlChannel(Role.SERVER, peer, events, id, res.pd, res.cq, res.mr,
+                    qp);
+            ch.postAllReceives();
+            id.accept(parameters(), timeout);
+            return ch;
+        } catch (VerbsException e) {
+            closeQuietly(id);
+            if (res != null) {
+                res.close();
             }
-            this.listenId = l;
-        }
-
-        /** Waits for the client's connect request and accepts it with a control QP. */
-        public RdmaCmControlChannel accept(Duration timeout) throws ExchangeException {
-            CmEvent request;
-            try {
-                request = listenId.awaitConnectRequest(timeout);
-            } catch (CmException e) {
-                if (e.isTimeout()) {
-                    throw new ExchangeTimeoutException("no client connected (rdma_cm, port " + port + ") within "
-                            + ExchangeTimeouts.describe(timeout), e);
-                }
-                throw new ExchangeException("rdma_cm connect request on port " + port + " failed: " + e.getMessage(), e);
-            }
-            CmId id = request.id();
-            String peer = String.valueOf(id.peerAddress());
-            Resources res = null;
-            try {
-                res = new Resources(id.context());
-                QueuePair qp = id.createQueuePair(res.pd, res.init());
-                RdmaCmControlChannel ch = new RdmaCmControlChannel(Role.SERVER, peer, events, id, res.pd, res.cq,
-                        res.mr, qp);
-                ch.postAllReceives();
-                id.accept(parameters(), timeout);
-                handedOver = true;
-                return ch;
-            } catch (VerbsException e) {
-                closeQuietly(id);
-                if (res != null) {
-                    res.close();
-                }
-                throw new ExchangeException("accepting the rdma_cm connection from " + peer + " failed: "
-                        + e.getMessage(), e);
-            }
-        }
-
-        /** Destroys the listening id; the event channel stays with the accepted connection, if any. */
-        @Override
-        public void close() {
-            closeQuietly(listenId);
-            if (!handedOver) {
-                closeQuietly(events);
-            }
+            throw new ExchangeException("accepting the rdma_cm connection from " + peer + " failed: "
+                    + e.getMessage(), e);
         }
     }
 

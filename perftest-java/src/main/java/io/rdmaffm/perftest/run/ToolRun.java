@@ -3,14 +3,12 @@ package io.rdmaffm.perftest.run;
 import io.rdmaffm.perftest.engine.OpenDevice;
 import io.rdmaffm.perftest.engine.PerftestEngine;
 import io.rdmaffm.perftest.engine.Warmup;
+import io.rdmaffm.perftest.exchange.ControlListener;
 import io.rdmaffm.perftest.exchange.ExchangeChannel;
-import io.rdmaffm.perftest.exchange.ExchangeListener;
 import io.rdmaffm.perftest.exchange.ExchangeTimeouts;
 import io.rdmaffm.perftest.exchange.HandshakeScript;
 import io.rdmaffm.perftest.exchange.PerftestExchange;
-import io.rdmaffm.perftest.exchange.RdmaCmControlChannel;
 import io.rdmaffm.perftest.exchange.ScriptRunner;
-import io.rdmaffm.perftest.exchange.TcpExchangeChannel;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.report.RunReporter;
@@ -18,7 +16,13 @@ import io.rdmaffm.perftest.report.RunReporter;
 import java.io.PrintWriter;
 import java.time.Duration;
 
-/** One run of a tool with validated parameters, from the first connection to the JSON file. */
+/**
+ * One run of a tool with validated parameters, from the first connection to the JSON file. Ready at once: the
+ * server listens before anything else (before the device is opened and the JIT warmed up), so a client that
+ * connects meanwhile waits in the backlog; the client connects before its warm-up, which then runs while the
+ * server waits for the first message. C perftest waits forever there; a perftest-java peer allows
+ * {@link Warmup#PEER_ALLOWANCE} for it.
+ */
 public final class ToolRun {
     private ToolRun() {
     }
@@ -30,53 +34,62 @@ public final class ToolRun {
      * @throws io.rdmaffm.perftest.params.InvalidParameterException when there is no device to run on
      */
     public static int execute(RunParameters given, PrintWriter out) throws Exception {
-        RunParameters p = given.withDevice(OpenDevice.deviceName(given));
-        RunParameters.Limits l = p.limits();
-        Duration peerRun = Duration.ofSeconds(l.peerTimeoutSeconds() + p.workload().durationSeconds());
-        ExchangeTimeouts timeouts = new ExchangeTimeouts(Duration.ofSeconds(l.timeoutSeconds()),
-                Duration.ofSeconds(l.acceptTimeoutSeconds()), Duration.ofSeconds(l.timeoutSeconds()), peerRun);
-        try (OpenDevice dev = OpenDevice.open(p)) {
-            RunPlan plan = RunPlan.derive(p, dev.facts());
-            RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(), out, p.output().hgrmFile(),
-                    plan.sizes().size() > 1, p.output().printUnsorted());
-            ExchangeChannel channel = connect(p, plan, dev, reporter, timeouts);
-            try (PerftestEngine engine = new PerftestEngine(p, plan, dev);
-                    PerftestExchange exchange = new PerftestExchange(channel, timeouts, dev.withGid())) {
-                exchange.binaryKeyGidIndex(dev.gidIndex());
-                HandshakeScript script = HandshakeScript.of(p.tool(), p.role(), p.workload().allSizes(),
-                        p.workload().bidirectional(), p.endpoint().rdmaCm());
-                ScriptRunner.run(script, exchange, plan.sizes().size(),
-                        new ToolParticipant(p, plan, dev, engine, reporter));
+        try (ControlListener listener = given.isClient() ? null
+                : ControlListener.listen(given.endpoint().rdmaCmExchange(), given.endpoint().tcpPort())) {
+            RunParameters p = given.withDevice(OpenDevice.deviceName(given));
+            try (OpenDevice dev = OpenDevice.open(p)) {
+                RunPlan plan = RunPlan.derive(p, dev.facts());
+                RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(), out,
+                        p.output().hgrmFile(), plan.sizes().size() > 1, p.output().printUnsorted());
+                reporter.preamble();
+                ExchangeTimeouts timeouts = timeouts(p);
+                try (ExchangeChannel channel = channel(p, plan, dev, listener, timeouts);
+                        PerftestEngine engine = new PerftestEngine(p, plan, dev);
+                        PerftestExchange exchange = new PerftestExchange(channel, timeouts, dev.withGid())) {
+                    exchange.binaryKeyGidIndex(dev.gidIndex());
+                    HandshakeScript script = HandshakeScript.of(p.tool(), p.role(), p.workload().allSizes(),
+                            p.workload().bidirectional(), p.endpoint().rdmaCm());
+                    ScriptRunner.run(script, exchange, plan.sizes().size(),
+                            new ToolParticipant(p, plan, dev, engine, reporter));
+                }
+                if (p.output().jsonFile() != null) {
+                    reporter.writeJson(p.describe(), p.output().jsonFile());
+                }
+                return reporter.mismatches() == 0 ? 0 : 1;
             }
-            if (p.output().jsonFile() != null) {
-                reporter.writeJson(p.describe(), p.output().jsonFile());
-            }
-            return reporter.mismatches() == 0 ? 0 : 1;
         }
     }
 
-    private static ExchangeChannel connect(RunParameters p, RunPlan plan, OpenDevice dev, RunReporter reporter,
+    /** Limits of every wait on the peer; its first message may come after its warm-up. */
+    private static ExchangeTimeouts timeouts(RunParameters p) {
+        RunParameters.Limits l = p.limits();
+        Duration io = Duration.ofSeconds(l.timeoutSeconds());
+        Duration peerRun = Duration.ofSeconds(l.peerTimeoutSeconds() + p.workload().durationSeconds());
+        return new ExchangeTimeouts(io, Duration.ofSeconds(l.acceptTimeoutSeconds()), io, peerRun)
+                .withFirstMessageAllowance(Warmup.PEER_ALLOWANCE);
+    }
+
+    /**
+     * The control connection, with the warm-up in the right place: the client connects, then warms up; the
+     * server (listening already) warms up, then accepts and stops listening, which frees the port for
+     * {@code -R}'s test QPs.
+     */
+    private static ExchangeChannel channel(RunParameters p, RunPlan plan, OpenDevice dev, ControlListener listener,
             ExchangeTimeouts timeouts) throws Exception {
-        int port = p.endpoint().tcpPort();
         if (p.isClient()) {
-            Warmup.run(p, plan, dev);
-            reporter.preamble();
-            return p.endpoint().rdmaCmExchange()
-                    ? RdmaCmControlChannel.connect(p.endpoint().server(), port, timeouts.connect())
-                    : TcpExchangeChannel.connect(p.endpoint().server(), port, timeouts.connect(), false);
-        }
-        if (p.endpoint().rdmaCmExchange()) {
-            try (RdmaCmControlChannel.Listener listener = RdmaCmControlChannel.listen(port)) {
+            ExchangeChannel ch = ControlListener.connect(p.endpoint().rdmaCmExchange(), p.endpoint().server(),
+                    p.endpoint().tcpPort(), timeouts.connect(), Warmup.PEER_ALLOWANCE);
+            try {
                 Warmup.run(p, plan, dev);
-                reporter.preamble();
-                return listener.accept(timeouts.accept());
+            } catch (RuntimeException | Error e) {
+                ch.close();
+                throw e;
             }
+            return ch;
         }
-        // Listen before the warm-up: a client that connects meanwhile waits in the backlog.
-        try (ExchangeListener listener = ExchangeListener.listen(null, port, false)) {
-            Warmup.run(p, plan, dev);
-            reporter.preamble();
-            return listener.accept(timeouts.accept());
-        }
+        Warmup.run(p, plan, dev);
+        ExchangeChannel ch = listener.accept(timeouts.accept());
+        listener.close();
+        return ch;
     }
 }
