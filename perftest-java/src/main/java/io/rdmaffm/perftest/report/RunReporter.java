@@ -31,9 +31,7 @@ public final class RunReporter {
     private final Role role;
     private final BwUnit unit;
     private final PrintWriter out;
-    private final Path hgrmFile;
-    private final boolean hgrmPerSize;
-    private final boolean printUnsorted;
+    private final LatencyOutput latency;
     private final List<BwReport> bwRows = new ArrayList<>();
     private final List<LatencyRow> latRows = new ArrayList<>();
     private BannerInfo banner;
@@ -44,19 +42,22 @@ public final class RunReporter {
     private long mismatches;
 
     /**
+     * What a latency run writes beyond its row.
+     *
      * @param hgrmFile      {@code --hgrm}, or null
      * @param hgrmPerSize   one file per message size ({@code FILE.<size>}, with {@code -a})
      * @param printUnsorted {@code -U}: every latency sample before the row
      */
-    public RunReporter(Tool tool, Role role, BwUnit unit, PrintWriter out, Path hgrmFile, boolean hgrmPerSize,
-            boolean printUnsorted) {
+    public record LatencyOutput(Path hgrmFile, boolean hgrmPerSize, boolean printUnsorted) {
+    }
+
+    /** A reporter for one side ({@code role}) of {@code tool}, printing to {@code out}. */
+    public RunReporter(Tool tool, Role role, BwUnit unit, PrintWriter out, LatencyOutput latency) {
         this.tool = tool;
         this.role = role;
         this.unit = unit;
         this.out = out;
-        this.hgrmFile = hgrmFile;
-        this.hgrmPerSize = hgrmPerSize;
-        this.printUnsorted = printUnsorted;
+        this.latency = latency;
     }
 
     private void print(String s) {
@@ -111,7 +112,7 @@ public final class RunReporter {
         Verb verb = tool.verb();
         LatencyResult res = LatencyArithmetic.iterations(tposted, iters, verb, 1000.0);
         latRows.add(new LatencyRow(size, iters, res));
-        if (printUnsorted) {
+        if (latency.printUnsorted()) {
             print("#, usec\n");
             for (int i = 0; i < iters - 1; i++) {
                 print(i + ", " + ((tposted[i + 1] - tposted[i]) / 1000.0 / verb.latencyRttFactor()) + "\n");
@@ -125,8 +126,9 @@ public final class RunReporter {
         for (int i = 0; i < iters - 1; i++) {
             histogram.recordValue(Math.max(0, (tposted[i + 1] - tposted[i]) / verb.latencyRttFactor()));
         }
-        if (hgrmFile != null) {
-            HgrmWriter.write(histogram, hgrmPerSize ? Path.of(hgrmFile + "." + size) : hgrmFile);
+        Path hgrm = latency.hgrmFile();
+        if (hgrm != null) {
+            HgrmWriter.write(histogram, latency.hgrmPerSize() ? Path.of(hgrm + "." + size) : hgrm);
         }
     }
 

@@ -40,7 +40,8 @@ public final class ToolRun {
             try (OpenDevice dev = OpenDevice.open(p)) {
                 RunPlan plan = RunPlan.derive(p, dev.facts());
                 RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(), out,
-                        p.output().hgrmFile(), plan.sizes().size() > 1, p.output().printUnsorted());
+                        new RunReporter.LatencyOutput(p.output().hgrmFile(), plan.sizes().size() > 1,
+                                p.output().printUnsorted()));
                 reporter.preamble();
                 ExchangeTimeouts timeouts = timeouts(p);
                 try (ExchangeChannel channel = channel(p, plan, dev, listener, timeouts);

@@ -101,12 +101,17 @@ class BwLoopsTest {
         assertTrue(d.now - d.sendPolls.getLast()[0] < STALL, "ended without waiting out the stall limit");
     }
 
+    /** Runs the client loop over {@code iters} on {@code d}, which must make it fail. */
+    private static RunFailure clientFails(FakeDataPath d, long iters, int cqMod) {
+        return assertThrows(RunFailure.class,
+                () -> BwLoops.client(d, iterations(iters, 16, cqMod, 1), new Measurement(1, (int) iters + 2)));
+    }
+
     @Test
     void aStalledPeerEndsTheRunWithinTheLimit() {
         FakeDataPath d = new FakeDataPath(1, 16, 1);
         d.executeLimit = 50;
-        RunFailure f = assertThrows(RunFailure.class,
-                () -> BwLoops.client(d, iterations(1000, 16, 1, 1), new Measurement(1, 1002)));
+        RunFailure f = clientFails(d, 1000, 1);
         assertTrue(f.getMessage().contains("(50 of 1000 work requests completed): the peer or the link stalled"),
                 f.getMessage());
         long lastProgress = d.sendPolls.getLast()[0];
@@ -118,17 +123,22 @@ class BwLoopsTest {
     void aFailedCompletionEndsTheRunWithItsStatus() {
         FakeDataPath d = new FakeDataPath(1, 16, 1);
         d.failAt = 7;
-        RunFailure f = assertThrows(RunFailure.class,
-                () -> BwLoops.client(d, iterations(100, 16, 4, 1), new Measurement(1, 102)));
+        RunFailure f = clientFails(d, 100, 4);
         assertTrue(f.getMessage().startsWith("completion with error: status 12"), f.getMessage());
     }
 
-    @Test
-    void bidirectionalServerHoldsItsSendsUntilTheFirstMessage() {
+    /** A peer that starts sending 50 messages after 20 polls, with 16 receives posted for them. */
+    private static FakeDataPath latePeer() {
         FakeDataPath d = new FakeDataPath(1, 16, 16);
         d.peerMessages[0] = 50;
         d.peerFromPoll = 20;
         d.postRecv(0, 0, 16);
+        return d;
+    }
+
+    @Test
+    void bidirectionalServerHoldsItsSendsUntilTheFirstMessage() {
+        FakeDataPath d = latePeer();
         Measurement m = new Measurement(1, 52);
         BwLoops.bidirectionalSend(d, iterations(50, 16, 4, 1), true, 16, m);
         assertTrue(d.firstReceiveAt > 0 && d.firstSendAt >= d.firstReceiveAt,
@@ -141,10 +151,7 @@ class BwLoopsTest {
 
     @Test
     void bidirectionalClientSendsAtOnce() {
-        FakeDataPath d = new FakeDataPath(1, 16, 16);
-        d.peerMessages[0] = 50;
-        d.peerFromPoll = 20;
-        d.postRecv(0, 0, 16);
+        FakeDataPath d = latePeer();
         BwLoops.bidirectionalSend(d, iterations(50, 16, 4, 1), false, 16, new Measurement(1, 52));
         assertTrue(d.firstSendAt >= 0 && d.firstSendAt < d.firstReceiveAt, "the client does not wait");
     }
