@@ -15,7 +15,6 @@ import io.rdmaffm.verbs.SendFlags;
 import io.rdmaffm.verbs.SendOpcode;
 import io.rdmaffm.verbs.SendWorkRequests;
 import io.rdmaffm.verbs.VerbsException;
-import io.rdmaffm.verbs.cm.CmEvent;
 import io.rdmaffm.verbs.cm.CmEventType;
 import io.rdmaffm.verbs.cm.CmException;
 import io.rdmaffm.verbs.cm.CmId;
