@@ -30,7 +30,7 @@ public final class Warmup {
      * How long a peer may spend in its warm-up between connecting and sending its first control message: the
      * first message's time limit on the other side allows for it. The warm-up is bounded by its iterations
      * (default 20000, each ended by the stall limit if it hangs) plus at most {@link #QUIET_WAIT} for the
-     * compiler; a minute is ample on an emulated CPU.
+     * compiler: in the Soft-RoCE VM (emulated CPU) the default warm-up added 1 to 7 s to a server's start.
      */
     public static final Duration PEER_ALLOWANCE = Duration.ofSeconds(60);
     /** The longest wait for the JIT compiler threads to go idle after the loop. */
