@@ -3,6 +3,8 @@ package io.rdmaffm.perftest.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.util.List;
+
 /**
  * The {@code rdma-perftest} launcher: perftest's eight tools, the device report and the doctor as
  * subcommands. Exit codes: 0 success, 1 a measured failure or verdict, 2 bad input or setup failure.
@@ -10,22 +12,12 @@ import picocli.CommandLine.Command;
 @Command(name = "rdma-perftest",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "RDMA latency/bandwidth tools compatible with linux-rdma perftest, and a NIC/PCIe doctor.",
-        subcommands = {
-                Tools.WriteBw.class,
-                Tools.WriteLat.class,
-                Tools.ReadBw.class,
-                Tools.ReadLat.class,
-                Tools.SendBw.class,
-                Tools.SendLat.class,
-                Tools.AtomicBw.class,
-                Tools.AtomicLat.class,
-                DevicesCommand.class,
-                DoctorCommand.class,
-                CommandLine.HelpCommand.class,
-                picocli.AutoComplete.GenerateCompletion.class,
-        })
+        description = "RDMA latency/bandwidth tools compatible with linux-rdma perftest, and a NIC/PCIe doctor.")
 public final class Main implements Runnable {
+    /** Every subcommand, in the order the help lists them. */
+    private static final List<String> SUBCOMMANDS = List.of("ib_write_bw", "ib_write_lat", "ib_read_bw",
+            "ib_read_lat", "ib_send_bw", "ib_send_lat", "ib_atomic_bw", "ib_atomic_lat", "devices", "doctor", "report",
+            "compare", "help", "generate-completion");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -35,8 +27,24 @@ public final class Main implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
     }
 
+    /** The launcher with every subcommand. */
     public static CommandLine commandLine() {
+        return commandLine(SUBCOMMANDS);
+    }
+
+    /**
+     * The launcher with the named subcommands only: a tool's run builds just its own command, so the server
+     * gets to listening without picocli modelling (and loading) the other nine.
+     */
+    static CommandLine commandLine(List<String> subcommands) {
         CommandLine cl = new CommandLine(new Main());
+        for (String name : subcommands) {
+            Object command = subcommand(name);
+            cl.addSubcommand(name, command);
+            if (command instanceof ToolCommand) {
+                NotYetSupported.register(cl.getSubcommands().get(name).getCommandSpec());
+            }
+        }
         cl.setExecutionExceptionHandler(new ErrorHandler());
         // Bad input: one line naming the problem, like perftest, not the whole usage text.
         cl.setParameterExceptionHandler((ex, args) -> {
@@ -47,7 +55,28 @@ public final class Main implements Runnable {
         return cl;
     }
 
+    private static Object subcommand(String name) {
+        return switch (name) {
+            case "ib_write_bw" -> new Tools.WriteBw();
+            case "ib_write_lat" -> new Tools.WriteLat();
+            case "ib_read_bw" -> new Tools.ReadBw();
+            case "ib_read_lat" -> new Tools.ReadLat();
+            case "ib_send_bw" -> new Tools.SendBw();
+            case "ib_send_lat" -> new Tools.SendLat();
+            case "ib_atomic_bw" -> new Tools.AtomicBw();
+            case "ib_atomic_lat" -> new Tools.AtomicLat();
+            case "devices" -> new DevicesCommand();
+            case "doctor" -> new DoctorCommand();
+            case "report" -> new io.rdmaffm.perftest.cli.reports.ReportCommand();
+            case "compare" -> new io.rdmaffm.perftest.cli.reports.CompareCommand();
+            case "help" -> new CommandLine.HelpCommand();
+            case "generate-completion" -> new picocli.AutoComplete.GenerateCompletion();
+            default -> throw new IllegalArgumentException("no subcommand " + name);
+        };
+    }
+
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        boolean tool = args.length > 0 && args[0].startsWith("ib_") && SUBCOMMANDS.contains(args[0]);
+        System.exit(commandLine(tool ? List.of(args[0]) : SUBCOMMANDS).execute(args));
     }
 }

@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.cli;
 
-import io.rdmaffm.perftest.exchange.Tool;
+import io.rdmaffm.perftest.params.ToolOptions;
+import io.rdmaffm.perftest.vocab.Tool;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -18,6 +19,12 @@ final class Tools {
         Tool tool() {
             return Tool.WRITE_BW;
         }
+
+        @Override
+        void collect(ToolOptions o) {
+            bw.addTo(o);
+            inline.addTo(o);
+        }
     }
 
     @Command(name = "ib_write_lat", description = "RDMA write latency (perftest's ib_write_lat).")
@@ -28,6 +35,12 @@ final class Tools {
         @Override
         Tool tool() {
             return Tool.WRITE_LAT;
+        }
+
+        @Override
+        void collect(ToolOptions o) {
+            lat.addTo(o);
+            inline.addTo(o);
         }
     }
 
@@ -40,6 +53,12 @@ final class Tools {
         Tool tool() {
             return Tool.READ_BW;
         }
+
+        @Override
+        void collect(ToolOptions o) {
+            bw.addTo(o);
+            outs.addTo(o);
+        }
     }
 
     @Command(name = "ib_read_lat", description = "RDMA read latency (perftest's ib_read_lat).")
@@ -50,6 +69,12 @@ final class Tools {
         @Override
         Tool tool() {
             return Tool.READ_LAT;
+        }
+
+        @Override
+        void collect(ToolOptions o) {
+            lat.addTo(o);
+            outs.addTo(o);
         }
     }
 
@@ -62,6 +87,12 @@ final class Tools {
         Tool tool() {
             return Tool.SEND_BW;
         }
+
+        @Override
+        void collect(ToolOptions o) {
+            bw.addTo(o);
+            inline.addTo(o);
+        }
     }
 
     @Command(name = "ib_send_lat", description = "Send/receive latency (perftest's ib_send_lat).")
@@ -72,6 +103,12 @@ final class Tools {
         @Override
         Tool tool() {
             return Tool.SEND_LAT;
+        }
+
+        @Override
+        void collect(ToolOptions o) {
+            lat.addTo(o);
+            inline.addTo(o);
         }
     }
 
@@ -85,6 +122,13 @@ final class Tools {
         Tool tool() {
             return Tool.ATOMIC_BW;
         }
+
+        @Override
+        void collect(ToolOptions o) {
+            bw.addTo(o);
+            outs.addTo(o);
+            atomic.addTo(o);
+        }
     }
 
     @Command(name = "ib_atomic_lat", description = "Atomic latency (perftest's ib_atomic_lat).")
@@ -96,6 +140,13 @@ final class Tools {
         @Override
         Tool tool() {
             return Tool.ATOMIC_LAT;
+        }
+
+        @Override
+        void collect(ToolOptions o) {
+            lat.addTo(o);
+            outs.addTo(o);
+            atomic.addTo(o);
         }
     }
 }

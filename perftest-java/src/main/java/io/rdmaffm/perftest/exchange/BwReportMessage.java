@@ -1,5 +1,7 @@
 package io.rdmaffm.perftest.exchange;
 
+import io.rdmaffm.perftest.vocab.BwReport;
+
 /**
  * The wire form of {@link BwReport}: five separate lock-step messages, each big-endian: size (u64), iterations
  * (u64, or u32 for peers older than 5.33), then peak, average and message rate as IEEE-754 doubles.

@@ -1,5 +1,7 @@
 package io.rdmaffm.perftest.exchange;
 
+import io.rdmaffm.perftest.vocab.Role;
+
 import java.time.Duration;
 
 /**

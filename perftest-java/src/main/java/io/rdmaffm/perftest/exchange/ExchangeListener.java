@@ -1,5 +1,7 @@
 package io.rdmaffm.perftest.exchange;
 
+import io.rdmaffm.perftest.vocab.Role;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -12,7 +14,7 @@ import java.time.Duration;
  * The server's listening socket: like perftest it accepts exactly one client and then stops listening, so one
  * server process serves one test.
  */
-public final class ExchangeListener implements AutoCloseable {
+public final class ExchangeListener implements ControlListener {
     private final ServerSocket server;
 
     private ExchangeListener(ServerSocket server) {

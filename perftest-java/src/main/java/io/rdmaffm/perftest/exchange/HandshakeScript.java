@@ -1,5 +1,8 @@
 package io.rdmaffm.perftest.exchange;
 
+import io.rdmaffm.perftest.vocab.Role;
+import io.rdmaffm.perftest.vocab.Tool;
+
 import static io.rdmaffm.perftest.exchange.Step.BW_REPORT;
 import static io.rdmaffm.perftest.exchange.Step.CLOSE;
 import static io.rdmaffm.perftest.exchange.Step.CLOSE_AFTER_PEER_RUN;

@@ -1,5 +1,8 @@
 package io.rdmaffm.perftest.exchange;
 
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.Role;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
@@ -69,8 +72,9 @@ public final class PerftestExchange implements AutoCloseable {
      * @return the peer's version string
      */
     public String exchangeVersions() throws ExchangeException {
+        // The first message: a perftest-java peer may still be in its warm-up.
         byte[] theirs = channel.exchange(VersionMessage.encode(localVersion), VersionMessage.SIZE,
-                "version exchange", timeouts.io());
+                "version exchange", timeouts.firstMessage());
         String v = VersionMessage.decode(theirs);
         VersionMessage.requireCompatible(v);
         peerVersion = v;

@@ -1,5 +1,7 @@
 package io.rdmaffm.perftest.exchange;
 
+import io.rdmaffm.perftest.vocab.Role;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

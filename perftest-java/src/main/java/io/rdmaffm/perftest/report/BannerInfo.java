@@ -1,7 +1,8 @@
 package io.rdmaffm.perftest.report;
 
-import io.rdmaffm.perftest.exchange.Role;
-import io.rdmaffm.perftest.exchange.Tool;
+import io.rdmaffm.perftest.vocab.Role;
+import io.rdmaffm.perftest.vocab.Tool;
+
 import java.util.Objects;
 
 /**
@@ -87,7 +88,7 @@ public record BannerInfo(Tool tool, Role role, boolean bidirectional, String dev
             this.tool = tool;
             this.role = role;
             this.txDepth = tool.bandwidth() ? 128 : 1;
-            this.rxDepth = tool.verb() == io.rdmaffm.perftest.exchange.Verb.SEND ? 512 : 1;
+            this.rxDepth = tool.verb() == io.rdmaffm.perftest.vocab.Verb.SEND ? 512 : 1;
             this.cqModeration = 100;
         }
 

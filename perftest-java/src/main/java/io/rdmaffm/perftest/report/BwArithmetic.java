@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.report;
 
-import io.rdmaffm.perftest.exchange.BwReport;
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.BwUnit;
 
 /**
  * perftest 4.5-0.17's bandwidth figures from the post and completion timestamps the engine records, done

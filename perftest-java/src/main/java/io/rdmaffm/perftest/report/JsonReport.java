@@ -1,8 +1,10 @@
 package io.rdmaffm.perftest.report;
 
-import io.rdmaffm.perftest.exchange.BwReport;
-import io.rdmaffm.perftest.exchange.Verb;
 import io.rdmaffm.perftest.json.JsonWriter;
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.BwUnit;
+import io.rdmaffm.perftest.vocab.Verb;
+
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.report;
 
-import io.rdmaffm.perftest.exchange.Verb;
+import io.rdmaffm.perftest.vocab.Verb;
+
 import java.util.Arrays;
 
 /**

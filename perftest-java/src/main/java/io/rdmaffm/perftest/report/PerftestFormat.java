@@ -1,10 +1,11 @@
 package io.rdmaffm.perftest.report;
 
-import io.rdmaffm.perftest.exchange.BwReport;
 import io.rdmaffm.perftest.exchange.PingPongDest;
-import io.rdmaffm.perftest.exchange.Role;
-import io.rdmaffm.perftest.exchange.Tool;
-import io.rdmaffm.perftest.exchange.Verb;
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.BwUnit;
+import io.rdmaffm.perftest.vocab.Role;
+import io.rdmaffm.perftest.vocab.Tool;
+import io.rdmaffm.perftest.vocab.Verb;
 
 /**
  * perftest 4.5-0.17's text output, byte for byte: banner, address lines, BW and latency tables. Every method

@@ -59,58 +59,43 @@ public final class PerftestOutputParser {
 
     /** Parses a whole output. */
     public static Parsed parse(String text) {
-        String title = null;
-        Map<String, String> fields = new LinkedHashMap<>();
-        List<Address> addresses = new ArrayList<>();
-        List<BwRow> bw = new ArrayList<>();
-        List<LatRow> lat = new ArrayList<>();
-        List<LatDurationRow> latDur = new ArrayList<>();
-        String unit = null;
-        Table table = Table.NONE;
-        boolean inBanner = false;
+        Reader r = new Reader();
         for (String line : text.split("\n", -1)) {
-            if (line.startsWith("-----")) {
-                continue;
+            if (!line.startsWith("-----")) {
+                r.line(line);
             }
+        }
+        return new Parsed(r.title, r.fields, r.addresses, r.unit, r.bw, r.lat, r.latDur);
+    }
+
+    /** What has been read so far, and where in the output the reader is. */
+    private static final class Reader {
+        String title;
+        final Map<String, String> fields = new LinkedHashMap<>();
+        final List<Address> addresses = new ArrayList<>();
+        final List<BwRow> bw = new ArrayList<>();
+        final List<LatRow> lat = new ArrayList<>();
+        final List<LatDurationRow> latDur = new ArrayList<>();
+        String unit;
+        Table table = Table.NONE;
+        boolean inBanner;
+
+        void line(String line) {
             Matcher m;
             if (title == null && (m = TITLE.matcher(line)).matches()) {
                 title = m.group(1);
                 inBanner = true;
-                continue;
-            }
-            if ((m = ADDRESS.matcher(line)).matches()) {
+            } else if ((m = ADDRESS.matcher(line)).matches()) {
                 inBanner = false;
                 addresses.add(new Address(m.group(1), hex(m.group(2)), hex(m.group(3)), hex(m.group(4)),
                         m.group(5) == null ? null : hex(m.group(5)),
                         m.group(6) == null ? null : hexLong(m.group(6)),
                         m.group(7) == null ? null : hexLong(m.group(7)), null));
-                continue;
-            }
-            if ((m = GID.matcher(line)).matches() && !addresses.isEmpty()) {
-                Address a = addresses.remove(addresses.size() - 1);
-                String[] parts = m.group(1).split(":");
-                int[] gid = new int[parts.length];
-                for (int i = 0; i < parts.length; i++) {
-                    gid[i] = Integer.parseInt(parts[i]);
-                }
-                addresses.add(new Address(a.side(), a.lid(), a.qpn(), a.psn(), a.outReads(), a.rkey(), a.vaddr(),
-                        gid));
-                continue;
-            }
-            if (line.startsWith(" #bytes")) {
-                inBanner = false;
-                if (line.contains("BW peak[")) {
-                    table = Table.BW;
-                    int s = line.indexOf("BW peak[") + "BW peak[".length();
-                    unit = line.substring(s, line.indexOf(']', s));
-                } else if (line.contains("t_min[")) {
-                    table = Table.LAT;
-                } else if (line.contains("tps average")) {
-                    table = Table.LAT_DURATION;
-                }
-                continue;
-            }
-            if (inBanner) {
+            } else if ((m = GID.matcher(line)).matches() && !addresses.isEmpty()) {
+                gid(m.group(1));
+            } else if (line.startsWith(" #bytes")) {
+                header(line);
+            } else if (inBanner) {
                 for (String part : line.split("\t\t")) {
                     // " rdma_cm QPs\t : OFF" has a single TAB inside the name column.
                     Matcher f = FIELD.matcher(part.replace('\t', ' '));
@@ -118,11 +103,38 @@ public final class PerftestOutputParser {
                         fields.put(f.group(1).strip(), f.group(2).strip());
                     }
                 }
-                continue;
+            } else {
+                row(line.strip().split("\\s+"));
             }
-            String[] tok = line.strip().split("\\s+");
+        }
+
+        /** The GID line belongs to the address line before it. */
+        private void gid(String text) {
+            Address a = addresses.remove(addresses.size() - 1);
+            String[] parts = text.split(":");
+            int[] gid = new int[parts.length];
+            for (int i = 0; i < parts.length; i++) {
+                gid[i] = Integer.parseInt(parts[i]);
+            }
+            addresses.add(new Address(a.side(), a.lid(), a.qpn(), a.psn(), a.outReads(), a.rkey(), a.vaddr(), gid));
+        }
+
+        private void header(String line) {
+            inBanner = false;
+            if (line.contains("BW peak[")) {
+                table = Table.BW;
+                int s = line.indexOf("BW peak[") + "BW peak[".length();
+                unit = line.substring(s, line.indexOf(']', s));
+            } else if (line.contains("t_min[")) {
+                table = Table.LAT;
+            } else if (line.contains("tps average")) {
+                table = Table.LAT_DURATION;
+            }
+        }
+
+        private void row(String[] tok) {
             if (tok.length == 0 || tok[0].isEmpty() || !Character.isDigit(tok[0].charAt(0))) {
-                continue;
+                return;
             }
             try {
                 switch (table) {
@@ -153,7 +165,6 @@ public final class PerftestOutputParser {
                 // not a row after all (e.g. a stray message starting with a digit)
             }
         }
-        return new Parsed(title, fields, addresses, unit, bw, lat, latDur);
     }
 
     /** C's printf spellings of non-finite values ("inf", "-nan") and plain decimals. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rdmaffm.perftest.vocab.BwReport;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.Role;
+import io.rdmaffm.perftest.vocab.Tool;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

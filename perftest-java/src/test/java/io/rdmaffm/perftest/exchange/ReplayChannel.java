@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.rdmaffm.perftest.vocab.Role;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.Role;
+import io.rdmaffm.perftest.vocab.Tool;
+
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;

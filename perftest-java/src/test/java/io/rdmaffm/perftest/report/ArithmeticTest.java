@@ -2,8 +2,9 @@ package io.rdmaffm.perftest.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.rdmaffm.perftest.exchange.BwReport;
-import io.rdmaffm.perftest.exchange.Verb;
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.BwUnit;
+import io.rdmaffm.perftest.vocab.Verb;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

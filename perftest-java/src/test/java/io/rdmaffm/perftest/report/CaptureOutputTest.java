@@ -3,12 +3,13 @@ package io.rdmaffm.perftest.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.rdmaffm.perftest.exchange.BwReport;
 import io.rdmaffm.perftest.exchange.Capture;
 import io.rdmaffm.perftest.exchange.PingPongDest;
-import io.rdmaffm.perftest.exchange.Role;
-import io.rdmaffm.perftest.exchange.Tool;
-import io.rdmaffm.perftest.exchange.Verb;
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.BwUnit;
+import io.rdmaffm.perftest.vocab.Role;
+import io.rdmaffm.perftest.vocab.Tool;
+import io.rdmaffm.perftest.vocab.Verb;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

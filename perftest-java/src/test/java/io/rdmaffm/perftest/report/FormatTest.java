@@ -3,9 +3,10 @@ package io.rdmaffm.perftest.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rdmaffm.perftest.exchange.BwReport;
-import io.rdmaffm.perftest.exchange.Role;
-import io.rdmaffm.perftest.exchange.Tool;
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.BwUnit;
+import io.rdmaffm.perftest.vocab.Role;
+import io.rdmaffm.perftest.vocab.Tool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,10 @@
 package io.rdmaffm.perftest.report;
 
 import io.rdmaffm.perftest.Golden;
-import io.rdmaffm.perftest.exchange.BwReport;
-import io.rdmaffm.perftest.exchange.Role;
-import io.rdmaffm.perftest.exchange.Tool;
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.BwUnit;
+import io.rdmaffm.perftest.vocab.Role;
+import io.rdmaffm.perftest.vocab.Tool;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

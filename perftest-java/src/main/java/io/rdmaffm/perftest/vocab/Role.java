@@ -1,4 +1,4 @@
-package io.rdmaffm.perftest.exchange;
+package io.rdmaffm.perftest.vocab;
 
 /**
  * Which end of the out-of-band connection this process is. perftest's exchange is strictly lock-step:

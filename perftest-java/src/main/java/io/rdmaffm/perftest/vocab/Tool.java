@@ -1,4 +1,4 @@
-package io.rdmaffm.perftest.exchange;
+package io.rdmaffm.perftest.vocab;
 
 /** The eight perftest tools this project speaks for: a verb and whether it measures bandwidth or latency. */
 public enum Tool {

@@ -1,4 +1,4 @@
-package io.rdmaffm.perftest.report;
+package io.rdmaffm.perftest.vocab;
 
 /** The bandwidth unit of a BW table: perftest's "MB" is 2^20 bytes; {@code --report_gbits} is 10^9 bits. */
 public enum BwUnit {

@@ -1,10 +1,6 @@
-package io.rdmaffm.perftest.engine;
+package io.rdmaffm.perftest.exchange;
 
-import io.rdmaffm.perftest.exchange.ExchangeChannel;
-import io.rdmaffm.perftest.exchange.ExchangeException;
-import io.rdmaffm.perftest.exchange.ExchangeTimeoutException;
-import io.rdmaffm.perftest.exchange.ExchangeTimeouts;
-import io.rdmaffm.perftest.exchange.Role;
+import io.rdmaffm.perftest.vocab.Role;
 import io.rdmaffm.verbs.Access;
 import io.rdmaffm.verbs.CompletionQueue;
 import io.rdmaffm.verbs.Completions;
@@ -19,7 +15,6 @@ import io.rdmaffm.verbs.SendFlags;
 import io.rdmaffm.verbs.SendOpcode;
 import io.rdmaffm.verbs.SendWorkRequests;
 import io.rdmaffm.verbs.VerbsException;
-import io.rdmaffm.verbs.cm.CmEvent;
 import io.rdmaffm.verbs.cm.CmEventType;
 import io.rdmaffm.verbs.cm.CmException;
 import io.rdmaffm.verbs.cm.CmId;
@@ -97,6 +92,16 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
      * @throws ExchangeException with a one-line reason: unknown host, no route, nobody listening, timeout
      */
     public static RdmaCmControlChannel connect(String host, int port, Duration timeout) throws ExchangeException {
+        return connect(host, port, timeout, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #connect(String, int, Duration)}, but a server that is listening and has not answered yet (a
+     * perftest-java server accepts after its warm-up) is waited for up to {@code answerAllowance} longer; a
+     * server that rejects is still retried only until {@code timeout}.
+     */
+    public static RdmaCmControlChannel connect(String host, int port, Duration timeout, Duration answerAllowance)
+            throws ExchangeException {
         InetAddress address = ipv4(host);
         InetSocketAddress target = new InetSocketAddress(address, port);
         String peer = address.getHostAddress() + ":" + port;
@@ -122,7 +127,8 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
                     RdmaCmControlChannel ch = new RdmaCmControlChannel(Role.CLIENT, peer, events, id, res.pd, res.cq,
                             res.mr, qp);
                     ch.postAllReceives();
-                    id.connect(parameters(), remaining(deadline, timeout, peer, rejected));
+                    id.connect(parameters(), remaining(deadline + answerAllowance.toNanos(),
+                            timeout.plus(answerAllowance), peer, rejected));
                     return ch;
                 } catch (CmException e) {
                     closeQuietly(id);
@@ -153,76 +159,33 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
         }
     }
 
-    /** Server: starts listening on the wildcard address; accept with {@link Listener#accept}. */
-    public static Listener listen(int port) throws ExchangeException {
-        return new Listener(port);
+    /** Server: starts listening on the wildcard address; accept with {@link RdmaCmControlListener#accept}. */
+    public static RdmaCmControlListener listen(int port) throws ExchangeException {
+        return new RdmaCmControlListener(port);
     }
 
-    /** A listening rdma_cm id for the one perftest client; closing it frees the port for the test QPs. */
-    public static final class Listener implements AutoCloseable {
-        private final int port;
-        private final EventChannel events;
-        private final CmId listenId;
-        private boolean handedOver;
-
-        private Listener(int port) throws ExchangeException {
-            this.port = port;
-            this.events = EventChannel.create();
-            CmId l = null;
-            try {
-                l = events.createId(PortSpace.TCP);
-                l.bindAddress(new InetSocketAddress("0.0.0.0", port));
-                l.listen(1);
-            } catch (VerbsException e) {
-                closeQuietly(l);
-                closeQuietly(events);
-                throw new ExchangeException("cannot listen for rdma_cm connections on port " + port + ": "
-                        + e.getMessage(), e);
+    /**
+     * Server: the control QP for the client's connect request on {@code id}, accepted. On failure the id and
+     * everything made for it are closed.
+     */
+    static RdmaCmControlChannel accept(CmId id, EventChannel events, Duration timeout) throws ExchangeException {
+        String peer = String.valueOf(id.peerAddress());
+        Resources res = null;
+        try {
+            res = new Resources(id.context());
+            QueuePair qp = id.createQueuePair(res.pd, res.init());
+            RdmaCmControlChannel ch = new RdmaCmControlChannel(Role.SERVER, peer, events, id, res.pd, res.cq, res.mr,
+                    qp);
+            ch.postAllReceives();
+            id.accept(parameters(), timeout);
+            return ch;
+        } catch (VerbsException e) {
+            closeQuietly(id);
+            if (res != null) {
+                res.close();
             }
-            this.listenId = l;
-        }
-
-        /** Waits for the client's connect request and accepts it with a control QP. */
-        public RdmaCmControlChannel accept(Duration timeout) throws ExchangeException {
-            CmEvent request;
-            try {
-                request = listenId.awaitConnectRequest(timeout);
-            } catch (CmException e) {
-                if (e.isTimeout()) {
-                    throw new ExchangeTimeoutException("no client connected (rdma_cm, port " + port + ") within "
-                            + ExchangeTimeouts.describe(timeout), e);
-                }
-                throw new ExchangeException("rdma_cm connect request on port " + port + " failed: " + e.getMessage(), e);
-            }
-            CmId id = request.id();
-            String peer = String.valueOf(id.peerAddress());
-            Resources res = null;
-            try {
-                res = new Resources(id.context());
-                QueuePair qp = id.createQueuePair(res.pd, res.init());
-                RdmaCmControlChannel ch = new RdmaCmControlChannel(Role.SERVER, peer, events, id, res.pd, res.cq,
-                        res.mr, qp);
-                ch.postAllReceives();
-                id.accept(parameters(), timeout);
-                handedOver = true;
-                return ch;
-            } catch (VerbsException e) {
-                closeQuietly(id);
-                if (res != null) {
-                    res.close();
-                }
-                throw new ExchangeException("accepting the rdma_cm connection from " + peer + " failed: "
-                        + e.getMessage(), e);
-            }
-        }
-
-        /** Destroys the listening id; the event channel stays with the accepted connection, if any. */
-        @Override
-        public void close() {
-            closeQuietly(listenId);
-            if (!handedOver) {
-                closeQuietly(events);
-            }
+            throw new ExchangeException("accepting the rdma_cm connection from " + peer + " failed: "
+                    + e.getMessage(), e);
         }
     }
 
@@ -364,7 +327,8 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
         return new ConnectionParameters().responderResources(0).initiatorDepth(0).retryCount(7).rnrRetryCount(7);
     }
 
-    static InetAddress ipv4(String host) throws ExchangeException {
+    /** The first IPv4 address of {@code host} (perftest's rdma_cm mode is IPv4 only). */
+    public static InetAddress ipv4(String host) throws ExchangeException {
         try {
             for (InetAddress a : InetAddress.getAllByName(host)) {
                 if (a instanceof Inet4Address) {
@@ -390,7 +354,8 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
         return Duration.ofNanos(left);
     }
 
-    static boolean retryable(CmException e) {
+    /** Whether a failed rdma_cm connect may be retried: the server is not listening (yet) or unreachable. */
+    public static boolean retryable(CmException e) {
         if (e.isTimeout() || e.event() == null) {
             return false;
         }
@@ -411,7 +376,8 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
         return new ExchangeException("rdma_cm connection to " + peer + " failed: " + e.getMessage(), e);
     }
 
-    static void closeQuietly(AutoCloseable c) {
+    /** Closes {@code c} if not null, ignoring failures (teardown after an earlier error). */
+    public static void closeQuietly(AutoCloseable c) {
         if (c == null) {
             return;
         }

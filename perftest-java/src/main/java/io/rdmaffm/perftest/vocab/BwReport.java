@@ -1,4 +1,4 @@
-package io.rdmaffm.perftest.exchange;
+package io.rdmaffm.perftest.vocab;
 
 /**
  * One bandwidth result row as perftest exchanges it at the end of a BW test (and prints it): message size,

@@ -1,4 +1,4 @@
-package io.rdmaffm.perftest.exchange;
+package io.rdmaffm.perftest.vocab;
 
 /** The RDMA operation a perftest tool measures, with the name perftest prints in its banner title. */
 public enum Verb {

@@ -1,0 +1,165 @@
+package io.rdmaffm.perftest.engine;
+
+import io.rdmaffm.perftest.params.DeviceFacts;
+import io.rdmaffm.perftest.params.InvalidParameterException;
+import io.rdmaffm.perftest.params.RunParameters;
+import io.rdmaffm.verbs.Context;
+import io.rdmaffm.verbs.DeviceAttributes;
+import io.rdmaffm.verbs.GidEntry;
+import io.rdmaffm.verbs.LinkLayer;
+import io.rdmaffm.verbs.PortAttributes;
+import io.rdmaffm.verbs.PortState;
+import io.rdmaffm.verbs.RdmaDevice;
+import io.rdmaffm.verbs.VerbsException;
+
+import java.util.List;
+
+/**
+ * The device and port a run uses, opened and checked: the port exists and is ACTIVE, the GID is chosen (or
+ * the given one exists). Its {@link #facts()} feed the plan; the warm-up and the run create their resources on
+ * its {@link #context()}. Closing it closes the device.
+ */
+public final class OpenDevice implements AutoCloseable {
+    private final String name;
+    private final int ibPort;
+    private final Context ctx;
+    private final DeviceAttributes device;
+    private final PortAttributes port;
+    private final boolean roce;
+    private final int gidIndex;
+    private final GidEntry gid;
+
+    private OpenDevice(String name, int ibPort, Context ctx, DeviceAttributes device, PortAttributes port,
+            int gidIndex, GidEntry gid) {
+        this.name = name;
+        this.ibPort = ibPort;
+        this.ctx = ctx;
+        this.device = device;
+        this.port = port;
+        this.roce = port.linkLayer() == LinkLayer.ETHERNET;
+        this.gidIndex = gidIndex;
+        this.gid = gid;
+    }
+
+    /**
+     * The name of the device {@code p} names, or of the first device when it names none.
+     *
+     * @throws InvalidParameterException when there is no device at all
+     */
+    public static String deviceName(RunParameters p) {
+        if (p.endpoint().device() != null) {
+            return p.endpoint().device();
+        }
+        List<RdmaDevice> all = RdmaDevice.list();
+        if (all.isEmpty()) {
+            throw new InvalidParameterException(
+                    "no RDMA device found (for Soft-RoCE: scripts/softroce-up.sh, or run under scripts/rdma-env.sh)");
+        }
+        return all.get(0).name();
+    }
+
+    /**
+     * Opens the device and port of {@code p} (whose device is named) and chooses the GID.
+     *
+     * @throws IllegalArgumentException for a port or GID index the device does not have
+     * @throws IllegalStateException    for a port that is not ACTIVE, or a RoCE port without a GID
+     */
+    public static OpenDevice open(RunParameters p) {
+        String name = p.endpoint().device();
+        int ibPort = p.endpoint().ibPort();
+        Context ctx = Context.open(name);
+        try {
+            DeviceAttributes device = ctx.queryDevice();
+            if (ibPort < 1 || ibPort > device.physicalPortCount()) {
+                throw new IllegalArgumentException("device " + name + " has port(s) 1.." + device.physicalPortCount()
+                        + ", not " + ibPort);
+            }
+            PortAttributes port = ctx.queryPort(ibPort);
+            if (port.state() != PortState.ACTIVE) {
+                throw new IllegalStateException("port " + ibPort + " of " + name + " is " + port.state()
+                        + ", not ACTIVE");
+            }
+            int gidIndex = gidIndex(p, ctx, port);
+            GidEntry gid = gidIndex < 0 ? null : ctx.queryGid(ibPort, gidIndex);
+            return new OpenDevice(name, ibPort, ctx, device, port, gidIndex, gid);
+        } catch (RuntimeException e) {
+            ctx.close();
+            throw e;
+        }
+    }
+
+    /** The given index (checked), perftest's choice on RoCE, or -1 (InfiniBand without -x). */
+    private static int gidIndex(RunParameters p, Context ctx, PortAttributes port) {
+        int ibPort = p.endpoint().ibPort();
+        String name = p.endpoint().device();
+        if (p.endpoint().gidIndex() >= 0) {
+            try {
+                ctx.queryGid(ibPort, p.endpoint().gidIndex());
+            } catch (VerbsException e) {
+                throw new IllegalArgumentException("GID index " + p.endpoint().gidIndex() + " of " + name + " port "
+                        + ibPort + " is empty or out of range (see the 'devices' command for the table)");
+            }
+            return p.endpoint().gidIndex();
+        }
+        if (port.linkLayer() != LinkLayer.ETHERNET) {
+            return -1;
+        }
+        int best = GidChoice.best(ctx.gidTable(ibPort), false);
+        if (best < 0) {
+            throw new IllegalStateException("port " + ibPort + " of " + name
+                    + " has no GID (does its netdev have an IP address?)");
+        }
+        return best;
+    }
+
+    /** What the plan needs to know. */
+    public DeviceFacts facts() {
+        return new DeviceFacts(device.vendorId(), device.maxQpRdAtom(), port.activeMtu().value(),
+                port.maxMessageSize());
+    }
+
+    /** The opened device. */
+    Context context() {
+        return ctx;
+    }
+
+    /** The device's name. */
+    public String name() {
+        return name;
+    }
+
+    /** The port in use ({@code -i}). */
+    int ibPort() {
+        return ibPort;
+    }
+
+    /** The port's LID (0 on RoCE). */
+    int lid() {
+        return port.lid();
+    }
+
+    /** True on an Ethernet link layer (RoCE). */
+    public boolean roce() {
+        return roce;
+    }
+
+    /** The GID index in use, -1 without GID. */
+    public int gidIndex() {
+        return gidIndex;
+    }
+
+    /** Whether a GID is in use (then the keys carry it). */
+    public boolean withGid() {
+        return gidIndex >= 0;
+    }
+
+    /** The GID in use, or null. */
+    byte[] gid() {
+        return gid == null ? null : gid.gid();
+    }
+
+    @Override
+    public void close() {
+        ctx.close();
+    }
+}

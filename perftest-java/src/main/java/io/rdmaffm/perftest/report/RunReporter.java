@@ -1,0 +1,174 @@
+package io.rdmaffm.perftest.report;
+
+import io.rdmaffm.perftest.exchange.PingPongDest;
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.BwUnit;
+import io.rdmaffm.perftest.vocab.Mismatch;
+import io.rdmaffm.perftest.vocab.Role;
+import io.rdmaffm.perftest.vocab.Tool;
+import io.rdmaffm.perftest.vocab.Verb;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one side of a run prints, from the values the engine hands over: perftest's preamble, banner,
+ * address lines, table header, rows and closing line, plus our {@code --verify} lines; it keeps the rows for
+ * {@code --out_json} and writes the latency distribution ({@code --hgrm}). Every line is flushed as printed,
+ * so a peer that fails later still leaves what was shown.
+ */
+public final class RunReporter {
+    /** The longest latency the histogram holds: one hour in ns. */
+    private static final long HISTOGRAM_MAX_NANOS = 3_600_000_000_000L;
+
+    private final Tool tool;
+    private final Role role;
+    private final BwUnit unit;
+    private final PrintWriter out;
+    private final LatencyOutput latency;
+    private final List<BwReport> bwRows = new ArrayList<>();
+    private final List<LatencyRow> latRows = new ArrayList<>();
+    private BannerInfo banner;
+    private DurationLatency durationResult;
+    private long durationSize;
+    private long durationCount;
+    private Histogram histogram;
+    private long mismatches;
+
+    /**
+     * What a latency run writes beyond its row.
+     *
+     * @param hgrmFile      {@code --hgrm}, or null
+     * @param hgrmPerSize   one file per message size ({@code FILE.<size>}, with {@code -a})
+     * @param printUnsorted {@code -U}: every latency sample before the row
+     */
+    public record LatencyOutput(Path hgrmFile, boolean hgrmPerSize, boolean printUnsorted) {
+    }
+
+    /** A reporter for one side ({@code role}) of {@code tool}, printing to {@code out}. */
+    public RunReporter(Tool tool, Role role, BwUnit unit, PrintWriter out, LatencyOutput latency) {
+        this.tool = tool;
+        this.role = role;
+        this.unit = unit;
+        this.out = out;
+        this.latency = latency;
+    }
+
+    private void print(String s) {
+        out.print(s);
+        out.flush();
+    }
+
+    /** What the tool prints before it connects (read/atomic: a result line; the server: "Waiting for client"). */
+    public void preamble() {
+        print(PerftestFormat.preamble(tool, role));
+    }
+
+    /** The banner (kept for the JSON document). */
+    public void banner(BannerInfo info) {
+        banner = info;
+        print(PerftestFormat.banner(info));
+    }
+
+    /** What the {@code -R} server prints after its banner. */
+    public void rdmaCmServerWaiting() {
+        print(PerftestFormat.rdmaCmServerWaiting());
+    }
+
+    /** The address lines of one side's QPs ("local" or "remote"). */
+    public void addresses(String side, PingPongDest[] dests, boolean withGid, boolean rdmaCm) {
+        print(PerftestFormat.addresses(side, dests, tool.verb(), withGid, rdmaCm));
+    }
+
+    /** The result line and the table header. */
+    public void header(boolean duration) {
+        print(PerftestFormat.RESULT_LINE);
+        print(tool.bandwidth() ? PerftestFormat.bwHeader(unit)
+                : duration ? PerftestFormat.LAT_DURATION_HEADER : PerftestFormat.LAT_HEADER);
+    }
+
+    /** The closing result line. */
+    public void footer() {
+        print(PerftestFormat.RESULT_LINE);
+    }
+
+    /** One bandwidth row. */
+    public void bwRow(BwReport r) {
+        bwRows.add(r);
+        print(PerftestFormat.bwRow(r, unit));
+    }
+
+    /**
+     * One latency row from the post timestamps of {@code iters} round trips; with {@code -U} every sample first,
+     * with {@code --hgrm} the distribution to its file.
+     */
+    public void latencyRow(long size, int iters, long[] tposted) throws IOException {
+        Verb verb = tool.verb();
+        LatencyResult res = LatencyArithmetic.iterations(tposted, iters, verb, 1000.0);
+        latRows.add(new LatencyRow(size, iters, res));
+        if (latency.printUnsorted()) {
+            print("#, usec\n");
+            for (int i = 0; i < iters - 1; i++) {
+                print(i + ", " + ((tposted[i + 1] - tposted[i]) / 1000.0 / verb.latencyRttFactor()) + "\n");
+            }
+        }
+        print(PerftestFormat.latencyRow(size, iters, res));
+        if (histogram == null) {
+            histogram = new Histogram(HISTOGRAM_MAX_NANOS, 3);
+        }
+        histogram.reset();
+        for (int i = 0; i < iters - 1; i++) {
+            histogram.recordValue(Math.max(0, (tposted[i + 1] - tposted[i]) / verb.latencyRttFactor()));
+        }
+        Path hgrm = latency.hgrmFile();
+        if (hgrm != null) {
+            HgrmWriter.write(histogram, latency.hgrmPerSize() ? Path.of(hgrm + "." + size) : hgrm);
+        }
+    }
+
+    /** One duration-mode latency row: {@code count} round trips between {@code start} and {@code end} (ns). */
+    public void latencyDurationRow(long size, long count, long start, long end) {
+        DurationLatency d = LatencyArithmetic.duration(start, end, count, tool.verb(), 1000.0);
+        durationResult = d;
+        durationSize = size;
+        durationCount = count;
+        print(PerftestFormat.latencyDurationRow(size, count, d.avgUsec(), d.tps()));
+    }
+
+    /** The lines of one {@code --verify} check: each finding, then the run's total so far. */
+    public void verification(List<Mismatch> found) {
+        for (Mismatch m : found) {
+            mismatches += m.count();
+            print(switch (m) {
+                case Mismatch.Bytes b -> " verify: " + b.what() + ": " + b.differing() + " of " + b.length()
+                        + " bytes differ, first at offset " + b.firstOffset() + "\n";
+                case Mismatch.AtomicValue a -> " verify: atomic target of QP " + a.qp() + " holds " + a.holds()
+                        + ", expected " + a.expected() + "\n";
+            });
+        }
+        print(" verify: " + (mismatches == 0 ? "all data as expected" : mismatches + " mismatching bytes") + "\n");
+    }
+
+    /** Mismatching bytes (and atomic values) found by {@code --verify} so far. */
+    public long mismatches() {
+        return mismatches;
+    }
+
+    /** Writes the {@code --out_json} document of what was printed (nothing before the banner). */
+    public void writeJson(Map<String, ?> parameters, Path file) throws IOException {
+        if (banner == null) {
+            return;
+        }
+        String json = tool.bandwidth() ? JsonReport.bandwidth(banner, parameters, unit, bwRows)
+                : durationResult != null ? JsonReport.latencyDuration(banner, parameters, durationSize, durationCount,
+                        durationResult)
+                : JsonReport.latency(banner, parameters, latRows);
+        Files.writeString(file, json);
+    }
+}

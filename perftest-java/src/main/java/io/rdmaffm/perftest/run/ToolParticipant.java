@@ -1,0 +1,172 @@
+package io.rdmaffm.perftest.run;
+
+import io.rdmaffm.perftest.engine.OpenDevice;
+import io.rdmaffm.perftest.engine.PerftestEngine;
+import io.rdmaffm.perftest.engine.RunFailure;
+import io.rdmaffm.perftest.engine.RunResult;
+import io.rdmaffm.perftest.engine.Verification;
+import io.rdmaffm.perftest.exchange.PingPongDest;
+import io.rdmaffm.perftest.exchange.ScriptRunner;
+import io.rdmaffm.perftest.exchange.Step;
+import io.rdmaffm.perftest.exchange.SysData;
+import io.rdmaffm.perftest.params.RunParameters;
+import io.rdmaffm.perftest.params.RunPlan;
+import io.rdmaffm.perftest.report.BannerInfo;
+import io.rdmaffm.perftest.report.BwArithmetic;
+import io.rdmaffm.perftest.report.RunReporter;
+import io.rdmaffm.perftest.vocab.BwReport;
+import io.rdmaffm.perftest.vocab.Tool;
+
+/**
+ * The script's local steps: the engine does them and hands back values, the reporter prints those. Keeps the
+ * bandwidth figures of each size for the report exchange.
+ */
+final class ToolParticipant implements ScriptRunner.Participant {
+    private final RunParameters p;
+    private final RunPlan plan;
+    private final OpenDevice dev;
+    private final PerftestEngine engine;
+    private final RunReporter reporter;
+    private final BwReport[] localReports;
+    private RunResult lastRun;
+    private BwReport lastPeerReport;
+
+    ToolParticipant(RunParameters p, RunPlan plan, OpenDevice dev, PerftestEngine engine, RunReporter reporter) {
+        this.p = p;
+        this.plan = plan;
+        this.dev = dev;
+        this.engine = engine;
+        this.reporter = reporter;
+        this.localReports = new BwReport[plan.sizes().size()];
+    }
+
+    @Override
+    public SysData localSysData() {
+        return engine.localSysData();
+    }
+
+    @Override
+    public int localMtu() {
+        return engine.localMtu();
+    }
+
+    @Override
+    public void negotiatedSysData(SysData sysData) {
+        engine.negotiatedSysData(sysData);
+    }
+
+    @Override
+    public void negotiatedMtu(int mtuEnum) {
+        engine.negotiatedMtu(mtuEnum);
+    }
+
+    @Override
+    public PingPongDest[] localDestinations() {
+        return engine.localDestinations();
+    }
+
+    @Override
+    public void remoteDestinations(PingPongDest[] remote) {
+        engine.remoteDestinations(remote);
+    }
+
+    @Override
+    public BwReport localReport(int sizeIndex) {
+        BwReport r = localReports[sizeIndex < 0 ? localReports.length - 1 : sizeIndex];
+        return r == null ? new BwReport(0, 0, 0, 0, 0) : r;
+    }
+
+    @Override
+    public void peerReport(BwReport peer, int sizeIndex) {
+        lastPeerReport = peer;
+    }
+
+    @Override
+    public void perform(Step step, int sizeIndex) throws Exception {
+        boolean rdmaCmExchange = p.endpoint().rdmaCmExchange();
+        switch (step) {
+            case CM_LISTEN -> engine.cmListen();
+            case CM_CONNECT -> engine.cmConnect();
+            case SETUP -> setup();
+            case CONNECT -> engine.connect();
+            case PRINT_LOCAL -> reporter.addresses("local", engine.localDestinations(), dev.withGid(), rdmaCmExchange);
+            case PRINT_REMOTE -> reporter.addresses("remote", engine.remoteDestinations(), dev.withGid(), rdmaCmExchange);
+            case HEADER -> reporter.header(p.workload().duration());
+            case PREPARE -> engine.prepare(sizeIndex);
+            case RUN -> run(sizeIndex);
+            case PRINT_ROW -> printRow(sizeIndex);
+            case PRINT_PEER_ROW -> {
+                show(engine.verifyAsTarget(lastPeerReport));
+                if (lastPeerReport != null) {
+                    reporter.bwRow(lastPeerReport);
+                }
+            }
+            case PRINT_SUM_ROW -> reporter.bwRow(localReports[sizeIndex].plus(lastPeerReport));
+            case FOOTER -> reporter.footer();
+            default -> throw new IllegalStateException("unexpected local step " + step);
+        }
+    }
+
+    private void setup() {
+        engine.setup();
+        reporter.banner(banner());
+        if (p.endpoint().rdmaCm() && !p.isClient()) {
+            reporter.rdmaCmServerWaiting();
+        }
+    }
+
+    private BannerInfo banner() {
+        RunParameters.Workload w = p.workload();
+        return BannerInfo.builder(p.tool(), p.role()).bidirectional(w.bidirectional()).device(dev.name())
+                .numQps(w.numQps()).transportType("IB").connectionType(p.endpoint().connection().name())
+                .pcieRelaxOrder(p.tool() == Tool.WRITE_LAT ? "OFF" : "ON").wrApi(false).txDepth(plan.txDepth())
+                .postList(w.postList()).rxDepth(plan.rxDepth()).cqModeration(plan.cqMod())
+                .mtuBytes(engine.mtuBytes()).linkType(dev.roce() ? "Ethernet" : "IB").gidIndex(dev.gidIndex())
+                .maxInline(plan.inlineSize()).outstandingReads(plan.outReads())
+                .atomicType(w.compareAndSwap() ? "CMP_AND_SWAP" : "FETCH_AND_ADD").rdmaCmQps(p.endpoint().rdmaCm())
+                .rdmaCmExchange(p.endpoint().rdmaCmExchange()).build();
+    }
+
+    /** The measured loop; its verification lines follow it at once, its bandwidth figures are kept. */
+    private void run(int sizeIndex) {
+        RunResult r = engine.run(sizeIndex);
+        lastRun = r;
+        show(r.verification());
+        if (!p.tool().bandwidth()) {
+            return;
+        }
+        localReports[sizeIndex] = switch (r) {
+            case RunResult.BwTimestamps t -> BwArithmetic.iterations(t.size(), t.count(), t.tposted(), t.tcompleted(),
+                    t.postList(), t.cqMod(), t.noPeak(), p.output().unit(), 1e9);
+            case RunResult.Window win -> BwArithmetic.duration(win.size(), win.count(), win.start(), win.end(),
+                    p.output().unit(), 1e9);
+            case RunResult.RoundTrips rt -> throw new IllegalStateException("a bandwidth run measured round trips");
+        };
+    }
+
+    private void printRow(int sizeIndex) throws Exception {
+        if (p.tool().bandwidth()) {
+            reporter.bwRow(localReports[sizeIndex]);
+            return;
+        }
+        switch (lastRun) {
+            case RunResult.RoundTrips rt -> reporter.latencyRow(rt.size(), rt.iterations(), rt.tposted());
+            case RunResult.Window win -> {
+                if (win.count() == 0) {
+                    RunParameters.Workload w = p.workload();
+                    throw new RunFailure("no round trip completed inside the "
+                            + (w.durationSeconds() - 2 * w.marginSeconds())
+                            + " s sample window (did the peer start with the same -D?)");
+                }
+                reporter.latencyDurationRow(win.size(), win.count(), win.start(), win.end());
+            }
+            case RunResult.BwTimestamps t -> throw new IllegalStateException("a latency run measured bandwidth");
+        }
+    }
+
+    private void show(Verification v) {
+        if (v.checked()) {
+            reporter.verification(v.mismatches());
+        }
+    }
+}

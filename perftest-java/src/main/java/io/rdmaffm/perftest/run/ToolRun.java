@@ -1,0 +1,96 @@
+package io.rdmaffm.perftest.run;
+
+import io.rdmaffm.perftest.engine.OpenDevice;
+import io.rdmaffm.perftest.engine.PerftestEngine;
+import io.rdmaffm.perftest.engine.Warmup;
+import io.rdmaffm.perftest.exchange.ControlListener;
+import io.rdmaffm.perftest.exchange.ExchangeChannel;
+import io.rdmaffm.perftest.exchange.ExchangeTimeouts;
+import io.rdmaffm.perftest.exchange.HandshakeScript;
+import io.rdmaffm.perftest.exchange.PerftestExchange;
+import io.rdmaffm.perftest.exchange.ScriptRunner;
+import io.rdmaffm.perftest.params.RunParameters;
+import io.rdmaffm.perftest.params.RunPlan;
+import io.rdmaffm.perftest.report.RunReporter;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+
+/**
+ * One run of a tool with validated parameters, from the first connection to the JSON file. Ready at once: the
+ * server listens before anything else (before the device is opened and the JIT warmed up), so a client that
+ * connects meanwhile waits in the backlog; the client connects before its warm-up, which then runs while the
+ * server waits for the first message. C perftest waits forever there; a perftest-java peer allows
+ * {@link Warmup#PEER_ALLOWANCE} for it.
+ */
+public final class ToolRun {
+    private ToolRun() {
+    }
+
+    /**
+     * Runs the tool {@code p} names, printing to {@code out}; returns the exit status (0, or 1 when
+     * {@code --verify} found mismatches). Failures propagate as exceptions with a one-line message.
+     *
+     * @throws io.rdmaffm.perftest.params.InvalidParameterException when there is no device to run on
+     */
+    public static int execute(RunParameters given, PrintWriter out) throws Exception {
+        try (ControlListener listener = given.isClient() ? null
+                : ControlListener.listen(given.endpoint().rdmaCmExchange(), given.endpoint().tcpPort())) {
+            RunParameters p = given.withDevice(OpenDevice.deviceName(given));
+            try (OpenDevice dev = OpenDevice.open(p)) {
+                RunPlan plan = RunPlan.derive(p, dev.facts());
+                RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(), out,
+                        new RunReporter.LatencyOutput(p.output().hgrmFile(), plan.sizes().size() > 1,
+                                p.output().printUnsorted()));
+                reporter.preamble();
+                ExchangeTimeouts timeouts = timeouts(p);
+                try (ExchangeChannel channel = channel(p, plan, dev, listener, timeouts);
+                        PerftestEngine engine = new PerftestEngine(p, plan, dev);
+                        PerftestExchange exchange = new PerftestExchange(channel, timeouts, dev.withGid())) {
+                    exchange.binaryKeyGidIndex(dev.gidIndex());
+                    HandshakeScript script = HandshakeScript.of(p.tool(), p.role(), p.workload().allSizes(),
+                            p.workload().bidirectional(), p.endpoint().rdmaCm());
+                    ScriptRunner.run(script, exchange, plan.sizes().size(),
+                            new ToolParticipant(p, plan, dev, engine, reporter));
+                }
+                if (p.output().jsonFile() != null) {
+                    reporter.writeJson(p.describe(), p.output().jsonFile());
+                }
+                return reporter.mismatches() == 0 ? 0 : 1;
+            }
+        }
+    }
+
+    /** Limits of every wait on the peer; its first message may come after its warm-up. */
+    private static ExchangeTimeouts timeouts(RunParameters p) {
+        RunParameters.Limits l = p.limits();
+        Duration io = Duration.ofSeconds(l.timeoutSeconds());
+        Duration peerRun = Duration.ofSeconds(l.peerTimeoutSeconds() + p.workload().durationSeconds());
+        return new ExchangeTimeouts(io, Duration.ofSeconds(l.acceptTimeoutSeconds()), io, peerRun)
+                .withFirstMessageAllowance(Warmup.PEER_ALLOWANCE);
+    }
+
+    /**
+     * The control connection, with the warm-up in the right place: the client connects, then warms up; the
+     * server (listening already) warms up, then accepts and stops listening, which frees the port for
+     * {@code -R}'s test QPs.
+     */
+    private static ExchangeChannel channel(RunParameters p, RunPlan plan, OpenDevice dev, ControlListener listener,
+            ExchangeTimeouts timeouts) throws Exception {
+        if (p.isClient()) {
+            ExchangeChannel ch = ControlListener.connect(p.endpoint().rdmaCmExchange(), p.endpoint().server(),
+                    p.endpoint().tcpPort(), timeouts.connect(), Warmup.PEER_ALLOWANCE);
+            try {
+                Warmup.run(p, plan, dev);
+            } catch (RuntimeException | Error e) {
+                ch.close();
+                throw e;
+            }
+            return ch;
+        }
+        Warmup.run(p, plan, dev);
+        ExchangeChannel ch = listener.accept(timeouts.accept());
+        listener.close();
+        return ch;
+    }
+}

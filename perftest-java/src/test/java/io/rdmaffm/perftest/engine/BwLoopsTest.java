@@ -1,0 +1,187 @@
+package io.rdmaffm.perftest.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The bandwidth loops' accounting against a fake device: no RDMA hardware needed. */
+class BwLoopsTest {
+    private static final long MS = 1_000_000L;
+    private static final long STALL = 5 * MS;
+
+    private static BwSpec iterations(long iters, int txDepth, int cqMod, int postList) {
+        return new BwSpec(iters, txDepth, cqMod, postList, false, false, 0, 0, STALL);
+    }
+
+    private static BwSpec duration(int txDepth, int cqMod, long durationNanos, long marginNanos) {
+        return new BwSpec(0, txDepth, cqMod, 1, false, true, durationNanos, marginNanos, STALL);
+    }
+
+    @Test
+    void txDepthIsNeverExceededAndEveryRequestIsCounted() {
+        FakeDataPath d = new FakeDataPath(2, 16, 1);
+        d.executedPerPoll = 3;
+        Measurement m = new Measurement(2, 2 * 1000 + 2 + 1);
+        BwLoops.client(d, iterations(1000, 16, 4, 2), m);
+        assertEquals(16, d.maxOutstanding, "fills the send queue, never more (the fake refuses an overflow)");
+        for (int qp = 0; qp < 2; qp++) {
+            assertEquals(1000, d.postedCount(qp));
+            assertEquals(1000, m.scnt[qp]);
+            assertEquals(1000, m.ccnt[qp]);
+            assertEquals(0, d.notRetired(qp), "the last request is signaled: nothing left behind");
+        }
+        assertEquals(0, d.unpolledSendCompletions());
+    }
+
+    @Test
+    void signalsEveryCqModthRequestAndTheLast() {
+        FakeDataPath d = new FakeDataPath(1, 8, 1);
+        BwLoops.client(d, iterations(10, 8, 4, 1), new Measurement(1, 12));
+        for (int i = 0; i < 10; i++) {
+            assertEquals(i == 3 || i == 7 || i == 9, d.signaled(0, i), "request " + i);
+        }
+    }
+
+    @Test
+    void postListPostsThatManyPerCall() {
+        FakeDataPath d = new FakeDataPath(1, 32, 1);
+        BwLoops.client(d, iterations(100, 32, 4, 4), new Measurement(1, 105));
+        assertEquals(25, d.postSizes.size());
+        assertTrue(d.postSizes.stream().allMatch(n -> n == 4), d.postSizes.toString());
+    }
+
+    @Test
+    void timestampsEveryPostAndEveryCountedCompletion() {
+        FakeDataPath d = new FakeDataPath(1, 8, 1);
+        Measurement m = new Measurement(1, 40 + 2);
+        BwLoops.client(d, iterations(40, 8, 1, 1), m);
+        for (int i = 1; i < 40; i++) {
+            assertTrue(m.tposted[i] > m.tposted[i - 1], "posts are stamped in order");
+            assertTrue(m.tcompleted[i] >= m.tcompleted[i - 1], "completions are stamped in order");
+            assertTrue(m.tcompleted[i] > m.tposted[i], "request " + i + " completes after its post");
+        }
+    }
+
+    @Test
+    void durationCountsTheCompletionsInsideTheSampleWindow() {
+        FakeDataPath d = new FakeDataPath(1, 16, 1);
+        long start = d.now;
+        Measurement m = new Measurement(1, 1);
+        BwLoops.client(d, duration(16, 1, 10 * MS, 2 * MS), m);
+        assertTrue(m.windowStart >= start + 2 * MS && m.windowStart < start + 2 * MS + 100_000, "window start");
+        assertTrue(m.windowEnd >= start + 8 * MS && m.windowEnd < start + 8 * MS + 100_000, "window end");
+        assertTrue(d.now >= start + 10 * MS, "ran for the whole duration");
+        // Completions polled after the poll that opened the window, up to the one that closed it.
+        long expected = 0;
+        for (long[] poll : d.sendPolls) {
+            if (poll[0] > m.windowStart && poll[0] <= m.windowEnd) {
+                expected += poll[1];
+            }
+        }
+        assertTrue(expected > 1000, "enough traffic to mean something: " + expected);
+        assertEquals(expected, m.counted);
+    }
+
+    /**
+     * The end of a -D run with cq_mod > 1 (fixed in commit 233ee6b): the requests after the last signaled one
+     * never complete, so the loop must stop once every signaled completion is in, not wait for all it posted.
+     */
+    @Test
+    void durationEndWaitsOnlyForSignaledCompletions() {
+        FakeDataPath d = new FakeDataPath(1, 128, 1);
+        Measurement m = new Measurement(1, 1);
+        BwLoops.client(d, duration(128, 100, 4 * MS, MS), m);
+        long posted = m.scnt[0];
+        assertNotEquals(0, posted % 100, "the run must end with an unsignaled tail for this test to mean something");
+        assertEquals(posted / 100 * 100, m.ccnt[0], "every signaled completion was counted");
+        assertEquals(0, d.unpolledSendCompletions(), "no completion left in the CQ");
+        assertTrue(d.now - d.sendPolls.getLast()[0] < STALL, "ended without waiting out the stall limit");
+    }
+
+    /** Runs the client loop over {@code iters} on {@code d}, which must make it fail. */
+    private static RunFailure clientFails(FakeDataPath d, long iters, int cqMod) {
+        return assertThrows(RunFailure.class,
+                () -> BwLoops.client(d, iterations(iters, 16, cqMod, 1), new Measurement(1, (int) iters + 2)));
+    }
+
+    @Test
+    void aStalledPeerEndsTheRunWithinTheLimit() {
+        FakeDataPath d = new FakeDataPath(1, 16, 1);
+        d.executeLimit = 50;
+        RunFailure f = clientFails(d, 1000, 1);
+        assertTrue(f.getMessage().contains("(50 of 1000 work requests completed): the peer or the link stalled"),
+                f.getMessage());
+        long lastProgress = d.sendPolls.getLast()[0];
+        long waited = d.now - lastProgress;
+        assertTrue(waited > STALL && waited < STALL + 200 * d.pollTick, "gave up after " + waited + " ns");
+    }
+
+    @Test
+    void aFailedCompletionEndsTheRunWithItsStatus() {
+        FakeDataPath d = new FakeDataPath(1, 16, 1);
+        d.failAt = 7;
+        RunFailure f = clientFails(d, 100, 4);
+        assertTrue(f.getMessage().startsWith("completion with error: status 12"), f.getMessage());
+    }
+
+    /** A peer that starts sending 50 messages after 20 polls, with 16 receives posted for them. */
+    private static FakeDataPath latePeer() {
+        FakeDataPath d = new FakeDataPath(1, 16, 16);
+        d.peerMessages[0] = 50;
+        d.peerFromPoll = 20;
+        d.postRecv(0, 0, 16);
+        return d;
+    }
+
+    @Test
+    void bidirectionalServerHoldsItsSendsUntilTheFirstMessage() {
+        FakeDataPath d = latePeer();
+        Measurement m = new Measurement(1, 52);
+        BwLoops.bidirectionalSend(d, iterations(50, 16, 4, 1), true, 16, m);
+        assertTrue(d.firstReceiveAt > 0 && d.firstSendAt >= d.firstReceiveAt,
+                "first send at " + d.firstSendAt + ", first receive at " + d.firstReceiveAt);
+        assertEquals(50, m.rcnt[0]);
+        assertEquals(50, m.ccnt[0]);
+        assertEquals(0, d.receiverNotReady, "a receive was posted for every message");
+        assertEquals(50, d.receivesPosted[0], "re-posted only while more messages were due");
+    }
+
+    @Test
+    void bidirectionalClientSendsAtOnce() {
+        FakeDataPath d = latePeer();
+        BwLoops.bidirectionalSend(d, iterations(50, 16, 4, 1), false, 16, new Measurement(1, 52));
+        assertTrue(d.firstSendAt >= 0 && d.firstSendAt < d.firstReceiveAt, "the client does not wait");
+    }
+
+    @Test
+    void sendServerRepostsReceivesWhileMessagesAreDue() {
+        FakeDataPath d = new FakeDataPath(2, 1, 16);
+        d.peerMessages[0] = 100;
+        d.peerMessages[1] = 100;
+        d.peerPerPoll = 5;
+        d.postRecv(0, 0, 16);
+        d.postRecv(1, 0, 16);
+        Measurement m = new Measurement(2, 1);
+        long start = d.now;
+        BwLoops.sendServer(d, iterations(100, 1, 1, 1), 16, m);
+        for (int qp = 0; qp < 2; qp++) {
+            assertEquals(100, m.rcnt[qp]);
+            assertEquals(100, d.receivesPosted[qp], "16 posted before, 84 re-posted: one per message still due");
+        }
+        assertEquals(0, d.receiverNotReady, "the receive queue never ran dry");
+        assertEquals(16, d.maxReceivesPosted);
+        assertTrue(m.windowStart > start && m.windowEnd > m.windowStart, "timed from the first receive to the last");
+    }
+
+    @Test
+    void sendServerWithoutMessagesEndsWithinTheLimit() {
+        FakeDataPath d = new FakeDataPath(1, 1, 16);
+        d.postRecv(0, 0, 16);
+        RunFailure f = assertThrows(RunFailure.class,
+                () -> BwLoops.sendServer(d, iterations(100, 1, 1, 1), 16, new Measurement(1, 1)));
+        assertTrue(f.getMessage().contains("(0 of 100 received): the peer stopped sending"), f.getMessage());
+    }
+}

@@ -1,0 +1,79 @@
+package io.rdmaffm.perftest.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The latency loops against a fake device in loopback (a QP connected to itself, as in the warm-up). */
+class LatencyLoopsTest {
+    private static final long MS = 1_000_000L;
+
+    private static LatencySpec spec(long size, long iters, int rxDepth, boolean server, long durationNanos) {
+        return new LatencySpec(size, iters, rxDepth, server, false, durationNanos, durationNanos / 4, 5 * MS);
+    }
+
+    @Test
+    void sendLatencyRoundTripsOneAtATime() {
+        FakeDataPath d = new FakeDataPath(1, 1, 8);
+        d.loopback = true;
+        d.postRecv(0, 0, 8);
+        Measurement m = new Measurement(1, 101);
+        LatencyLoops.send(d, spec(2, 100, 8, false, 0), m);
+        assertEquals(100, d.postedCount(0));
+        assertEquals(1, d.maxOutstanding, "one send in flight at a time");
+        assertEquals(100, d.receivesPosted[0], "receives re-posted only while more messages are due");
+        assertEquals(0, d.receiverNotReady);
+        for (int i = 1; i < 100; i++) {
+            assertTrue(m.tposted[i] > m.tposted[i - 1], "one timestamp per round trip, in order");
+        }
+        for (int i = 0; i < 100; i++) {
+            assertTrue(d.signaled(0, i), "every latency send is signaled");
+        }
+    }
+
+    @Test
+    void writeLatencyPollsTheLastByte() {
+        FakeDataPath d = new FakeDataPath(1, 1, 1);
+        d.loopback = true;
+        d.messageSize = 64;
+        Measurement m = new Measurement(1, 301);
+        LatencyLoops.write(d, spec(64, 300, 0, true, 0), m);
+        assertEquals(300, d.postedCount(0));
+        assertEquals((byte) 300, d.memory().get(java.lang.foreign.ValueLayout.JAVA_BYTE, d.recvOffset(0) + 63));
+    }
+
+    @Test
+    void writeLatencyWithASilentPeerEndsWithinTheLimit() {
+        FakeDataPath d = new FakeDataPath(1, 1, 1);
+        RunFailure f = assertThrows(RunFailure.class,
+                () -> LatencyLoops.write(d, spec(2, 300, 0, false, 0), new Measurement(1, 301)));
+        assertTrue(f.getMessage().startsWith("no RDMA write from the peer"), f.getMessage());
+    }
+
+    @Test
+    void oneSidedLatencyStallsOnAMissingCompletion() {
+        FakeDataPath d = new FakeDataPath(1, 1, 1);
+        d.executeLimit = 10;
+        RunFailure f = assertThrows(RunFailure.class,
+                () -> LatencyLoops.oneSided(d, spec(2, 100, 0, false, 0), new Measurement(1, 101)));
+        assertEquals("no operation completion for 0 s: the peer or the link stalled", f.getMessage());
+        assertEquals(11, d.postedCount(0), "the eleventh never completed");
+    }
+
+    @Test
+    void durationCountsRoundTripsInsideTheWindowOnly() {
+        FakeDataPath d = new FakeDataPath(1, 1, 1);
+        long start = d.now;
+        Measurement m = new Measurement(1, 1);
+        LatencyLoops.oneSidedDuration(d, spec(8, 0, 0, false, 8 * MS), m);
+        assertTrue(m.windowStart >= start + 2 * MS && m.windowStart < start + 2 * MS + 50_000, "window start");
+        assertTrue(m.windowEnd >= start + 6 * MS && m.windowEnd < start + 6 * MS + 50_000, "window end");
+        long rounds = d.postedCount(0);
+        assertTrue(d.now >= start + 8 * MS, "ran for the whole duration");
+        // Each round trip costs the same virtual time: the window holds its share of them.
+        double share = (double) m.counted / rounds;
+        assertTrue(Math.abs(share - 0.5) < 0.01, m.counted + " of " + rounds + " counted");
+    }
+}
