@@ -328,8 +328,8 @@ public final class QueuePair extends NativeObject {
         if (udMax > 0) {
             int bad = batch.firstLongerThan(from, n, udMax);
             if (bad >= 0) {
-                throw udTooLong(this, batch.messageLength(bad), udMax, "work request " + bad + " of ["
-                        + from + ", " + (from + n) + "), nothing was posted");
+                throw udTooLong(this, batch.messageLength(bad), udMax, "work request " + bad + " of "
+                        + range(from, n) + ", nothing was posted");
             }
         }
         Lifetime l = life;
@@ -350,9 +350,13 @@ public final class QueuePair extends NativeObject {
             int bad = batch.badIndex();
             throw Errors.of("ibv_post_send", Errors.postErrno(rc), "QP 0x"
                     + Integer.toHexString(qpNumber) + " (" + type + ", last set state " + lastKnownState + ")"
-                    + (bad >= 0 ? ", work request " + bad + " of [" + from + ", " + (from + n) + ")"
-                    : ", " + n + " work request(s)"));
+                    + (bad >= 0 ? ", work request " + bad + " of " + range(from, n) : ", " + n + " work request(s)"));
         }
+    }
+
+    /** The posted range for messages: "8" for entries 0..7 (as before ranges), "[2, 5)" otherwise. */
+    private static String range(int from, int n) {
+        return from == 0 ? String.valueOf(n) : "[" + from + ", " + (from + n) + ")";
     }
 
     /**
