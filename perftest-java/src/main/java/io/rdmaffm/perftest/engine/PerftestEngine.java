@@ -172,7 +172,7 @@ public final class PerftestEngine implements AutoCloseable {
         sendCq = res.add(c.createCompletionQueue(Math.max(1, plan.txDepth() * numQps), channel, 0));
         recvCq = verb == Verb.SEND ? res.add(c.createCompletionQueue(Math.max(1, plan.rxDepth() * numQps), channel, 0))
                 : sendCq;
-        int access = Access.mask(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
+        int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
         mr = res.add(pd.allocateRegion(2 * numQps * slot, access));
     }
 

@@ -70,6 +70,14 @@ public final class ToolRun {
         }
     }
 
+    /** The warm-up; when it could not make the compiler quiet, one line on stderr says so (stdout is perftest's). */
+    private static void warmUp(RunParameters p, RunPlan plan, OpenDevice dev) {
+        String complaint = Warmup.run(p, plan, dev).complaint();
+        if (complaint != null) {
+            System.err.println(p.tool().perftestName() + ": " + complaint);
+        }
+    }
+
     private static DeviceProvenance.Verbs verbsFacts(OpenDevice dev, RunPlan plan) {
         // The port was ACTIVE when opened (OpenDevice refuses any other state).
         return new DeviceProvenance.Verbs(dev.name(), dev.ibPort(), dev.roce() ? "Ethernet" : "InfiniBand", "ACTIVE",
@@ -96,14 +104,14 @@ public final class ToolRun {
             ExchangeChannel ch = ControlListener.connect(p.endpoint().rdmaCmExchange(), p.endpoint().server(),
                     p.endpoint().tcpPort(), timeouts.connect(), Warmup.PEER_ALLOWANCE);
             try {
-                Warmup.run(p, plan, dev);
+                warmUp(p, plan, dev);
             } catch (RuntimeException | Error e) {
                 ch.close();
                 throw e;
             }
             return ch;
         }
-        Warmup.run(p, plan, dev);
+        warmUp(p, plan, dev);
         ExchangeChannel ch = listener.accept(timeouts.accept());
         listener.close();
         return ch;
