@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The part of bench-side-by-side.sh that runs where the RDMA device is.
-# Args: ROUNDS OUTDIR [ROWS] — ROWS: "steady", "default", "listen" or "all" (default), or a tool name list.
+# Args: ROUNDS OUTDIR [ROWS] — ROWS: words among listen, steady, steady-lat, steady-bw, default, default-lat,
+# default-bw, or all (the default).
 #
 # For each row, A B A B ... A: A is Debian's C perftest, B perftest-java, each run a fresh server+client pair in
 # loopback. Each B is divided by the mean of the two A runs beside it, and the median over the rounds is printed;
@@ -238,8 +239,9 @@ startup() {
 	} > "$listen_table"
 }
 
+# ROWS words: listen, steady (= steady-lat steady-bw), default (= default-lat default-bw), all.
 wants() {
-	[[ "$rows" == all || " $rows " == *" $1 "* ]]
+	[[ "$rows" == all || " $rows " == *" $1 "* || " $rows " == *" ${1%-*} "* ]]
 }
 
 {
@@ -249,16 +251,20 @@ wants() {
 if wants listen; then
 	startup
 fi
-if wants steady; then
+if wants steady-lat; then
 	for t in ib_send_lat ib_write_lat ib_read_lat; do bench lat "$t" -s 2 -n 100000; done
 	bench lat ib_atomic_lat -n 100000
+fi
+if wants steady-bw; then
 	for t in ib_write_bw ib_send_bw ib_read_bw; do bench bw "$t" -s 2 -D 8; done
 	bench bw ib_atomic_bw -D 8
 	for t in ib_write_bw ib_send_bw ib_read_bw; do bench bw "$t" -s 65536 -D 8; done
 fi
-if wants default; then
+if wants default-lat; then
 	for t in ib_send_lat ib_write_lat ib_read_lat; do bench lat "$t" -s 2; done
 	bench lat ib_atomic_lat
+fi
+if wants default-bw; then
 	for t in ib_write_bw ib_send_bw ib_read_bw; do bench bw "$t" -s 2; done
 	bench bw ib_atomic_bw
 fi

@@ -1,17 +1,30 @@
 package io.rdmaffm.perftest.jvm;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * CPU time of this JVM's JIT compiler threads, from {@code /proc/self/task}. A count of finished compilations
  * cannot tell an idle compiler from one that is half-way through a long compile (one C2 compile takes seconds
  * on an emulated CPU); the compiler threads' CPU time can: it stands still only when they have nothing to do.
+ *
+ * <p>The waits that poll this run during the warm-up and just before a measured window, so its own code must
+ * not keep the compiler busy: the compiler threads are looked up once a second, and each poll re-reads their
+ * open {@code stat} files into one buffer and parses the bytes (no NIO file channels, no strings).
  */
 public final class CompilerThreads {
     private static final Path TASKS = Path.of("/proc/self/task");
+    private static final long RESCAN_NANOS = 1_000_000_000L;
+
+    private static final List<RandomAccessFile> STATS = new ArrayList<>();
+    private static final byte[] BUFFER = new byte[1024];
+    private static long scanned;
 
     private CompilerThreads() {
     }
@@ -20,28 +33,86 @@ public final class CompilerThreads {
      * User plus system time, in clock ticks, of the threads named "C1 CompilerThreadN" or "C2 CompilerThreadN"
      * (the kernel keeps 15 characters of a thread's name); -1 where {@code /proc} does not say.
      */
-    public static long cpuTicks() {
-        long ticks = 0;
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
-            for (Path task : tasks) {
-                try {
-                    String name = Files.readString(task.resolve("comm")).strip();
-                    if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
-                        ticks += ticks(Files.readString(task.resolve("stat")));
-                    }
-                } catch (IOException e) {
-                    // the thread ended while we looked: its time no longer changes
-                }
+    public static synchronized long cpuTicks() {
+        long now = System.nanoTime();
+        if (scanned == 0 || now - scanned > RESCAN_NANOS) {
+            if (!rescan()) {
+                return -1;
             }
-        } catch (IOException | UnsupportedOperationException e) {
-            return -1;
+            scanned = now;
+        }
+        long ticks = 0;
+        for (int i = 0; i < STATS.size(); i++) {
+            try {
+                RandomAccessFile f = STATS.get(i);
+                f.seek(0);
+                int n = f.read(BUFFER);
+                ticks += n > 0 ? ticks(BUFFER, n) : 0;
+            } catch (IOException e) {
+                // the thread ended (the JVM retires idle compiler threads): its time no longer changes
+            }
         }
         return ticks;
     }
 
+    private static boolean rescan() {
+        closeAll();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            for (Path task : tasks) {
+                try {
+                    String name = Files.readString(task.resolve("comm"));
+                    if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+                        STATS.add(new RandomAccessFile(task.resolve("stat").toFile(), "r"));
+                    }
+                } catch (IOException e) {
+                    // gone while we looked
+                }
+            }
+            return true;
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    private static void closeAll() {
+        for (RandomAccessFile f : STATS) {
+            try {
+                f.close();
+            } catch (IOException ignored) {
+                // a /proc file
+            }
+        }
+        STATS.clear();
+    }
+
     /** utime + stime: fields 14 and 15 of proc(5)'s stat, counted after the parenthesized name. */
+    static long ticks(byte[] stat, int length) {
+        int at = length - 1;
+        while (at > 0 && stat[at] != ')') {
+            at--;
+        }
+        at += 2; // the state field
+        for (int field = 1; field < 12; field++) {
+            while (at < length && stat[at] != ' ') {
+                at++;
+            }
+            at++;
+        }
+        long utime = 0;
+        while (at < length && stat[at] != ' ') {
+            utime = utime * 10 + (stat[at++] - '0');
+        }
+        at++;
+        long stime = 0;
+        while (at < length && stat[at] >= '0' && stat[at] <= '9') {
+            stime = stime * 10 + (stat[at++] - '0');
+        }
+        return utime + stime;
+    }
+
+    /** {@link #ticks(byte[], int)} of a stat line given as text (tests). */
     static long ticks(String stat) {
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        byte[] b = stat.getBytes(StandardCharsets.US_ASCII);
+        return ticks(b, b.length);
     }
 }

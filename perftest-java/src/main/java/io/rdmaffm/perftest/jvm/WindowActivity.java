@@ -19,7 +19,7 @@ public record WindowActivity(int compilations, int osrCompilations, int deoptimi
                              int safepoints, long safepointNanos, List<String> details) {
 
     /** At most this many details per window: enough to name the culprit, never a flood. */
-    public static final int MAX_DETAILS = 8;
+    public static final int MAX_DETAILS = 16;
 
     public WindowActivity {
         details = List.copyOf(details);

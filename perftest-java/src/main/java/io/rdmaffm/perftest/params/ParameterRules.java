@@ -203,7 +203,7 @@ public final class ParameterRules {
     }
 
     private static RunParameters.Limits limits(ToolOptions o) {
-        int warmup = orDefault(o.warmup, 20_000);
+        int warmup = orDefault(o.warmup, 4_000);
         require(warmup >= 0, "--warmup must be >= 0");
         int timeout = orDefault(o.timeout, 10);
         require(timeout >= 1, "--timeout must be at least 1 second");

@@ -35,7 +35,7 @@ class ParameterRulesTest {
         assertEquals(-1, p.endpoint().gidIndex());
         assertEquals(Connection.RC, p.endpoint().connection());
         assertEquals(14, p.endpoint().qpTimeout());
-        assertEquals(20_000, p.limits().warmupIterations());
+        assertEquals(4_000, p.limits().warmupIterations());
         assertEquals(10, p.limits().timeoutSeconds());
         assertNull(p.output().jsonFile());
     }
