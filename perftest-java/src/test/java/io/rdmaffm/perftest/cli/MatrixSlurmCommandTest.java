@@ -3,8 +3,6 @@ package io.rdmaffm.perftest.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rdmaffm.perftest.cluster.LocalProcessRunner;
-import io.rdmaffm.perftest.cluster.ProcessRunner;
 import io.rdmaffm.perftest.doctor.Hosts;
 import io.rdmaffm.perftest.doctor.Json;
 import java.io.IOException;
@@ -12,8 +10,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,19 +30,18 @@ class MatrixSlurmCommandTest {
 
     @TempDir
     Path dir;
-    private Path log;
+    private FakeCluster cluster;
 
     @BeforeEach
     void fakeSlurm() throws IOException {
-        log = dir.resolve("calls.log");
-        Files.createDirectories(dir.resolve("bin"));
-        script(dir.resolve("bin/scontrol"), """
+        cluster = new FakeCluster(dir);
+        cluster.bin("scontrol", """
                 #!/bin/sh
                 echo "scontrol $*" >> "@DIR@/calls.log"
                 [ "$1 $2 $3" = "show hostnames node[01-03]" ] || { echo "scontrol: unexpected $*" >&2; exit 1; }
                 printf 'node01\\nnode02\\nnode03\\n'
                 """);
-        script(dir.resolve("bin/srun"), """
+        cluster.bin("srun", """
                 #!/bin/sh
                 # Records the options (the step's script, after "sh -c", is left out), then runs the step here.
                 line=srun
@@ -58,61 +53,13 @@ class MatrixSlurmCommandTest {
                 export FAKE_NODE
                 exec "$@"
                 """);
-        script(dir.resolve("rdma-perftest"), """
-                #!/bin/sh
-                echo "$FAKE_NODE: $*" >> "@DIR@/calls.log"
-                if [ "$1" = doctor ]; then cat "@DIR@/doctor.json"; exit 1; fi
-                tool=$1; shift
-                port=; json=; last=
-                while [ $# -gt 0 ]; do
-                  case "$1" in
-                    -p) port=$2; shift 2 ;;
-                    --out_json_file) json=$2; shift 2 ;;
-                    *) last=$1; shift ;;
-                  esac
-                done
-                if [ -z "$json" ]; then
-                  echo "Waiting for client to connect..."
-                  i=0
-                  while [ ! -e "@DIR@/done-$port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
-                  rm -f "@DIR@/done-$port"
-                  exit 0
-                fi
-                case "$FAKE_NODE $last" in *node03*) bw=5.0 ;; *) bw=50.0 ;; esac
-                case "$tool" in
-                  *_bw) echo "{\\"results\\": {\\"BW_average\\": $bw, \\"BW_unit\\": \\"Gb/sec\\"}}" > "$json" ;;
-                  *) echo '{"results": {"t_typical": 2.5}}' > "$json" ;;
-                esac
-                echo "fake $tool: $bw Gb/s"
-                touch "@DIR@/done-$port"
-                """);
+        cluster.mark("bw-node03", "5.0");
         Path sysfs = Hosts.dualPort100gGen3(dir.resolve("sysfs")).root();
         StringWriter doctor = new StringWriter();
         CommandLine cl = Main.commandLine();
         cl.setOut(new PrintWriter(doctor));
         cl.execute("doctor", "--json", "--sysfs-root", sysfs.toString());
-        Files.writeString(dir.resolve("doctor.json"), doctor.toString());
-    }
-
-    private void script(Path file, String text) throws IOException {
-        Files.writeString(file, text.replace("@DIR@", dir.toString()));
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
-
-    /**
-     * Real processes, with the fake bin directory first on the search path. (ProcessBuilder looks programs up
-     * in this JVM's PATH, which a test cannot change: names found in the fake bin directory are given as paths.)
-     */
-    private ProcessRunner fakeSlurmFirstOnPath() {
-        ProcessRunner real = new LocalProcessRunner();
-        return command -> {
-            List<String> c = new ArrayList<>(command);
-            Path fake = dir.resolve("bin").resolve(c.getFirst());
-            if (Files.isExecutable(fake)) {
-                c.set(0, fake.toString());
-            }
-            return real.start(c);
-        };
+        cluster.mark("doctor.json", doctor.toString());
     }
 
     @Test
@@ -121,12 +68,12 @@ class MatrixSlurmCommandTest {
         Path csv = dir.resolve("m.csv");
         MatrixCommandTest.Run r = MatrixCommandTest.run(c -> {
             c.env = Map.of("SLURM_JOB_NODELIST", NODELIST);
-            c.runner = fakeSlurmFirstOnPath();
-        }, "matrix", "--slurm", "--launcher", "srun", "--tool-path", dir.resolve("rdma-perftest").toString(),
+            c.runner = cluster.firstOnPath();
+        }, "matrix", "--slurm", "--launcher", "srun", "--tool-path", cluster.tool().toString(),
                 "--min-percent-of-link", "80", "--listen-timeout", "20", "--test-timeout", "20", "--json",
                 json.toString(), "--csv", csv.toString(), "--", "-n", "5");
         String out = r.out();
-        List<String> calls = Files.readAllLines(log);
+        List<String> calls = cluster.calls();
         assertEquals(1, r.code(), "node03's pairs are flagged: exit 1\n" + out + r.err() + calls);
         assertEquals("", r.err());
 
