@@ -1,6 +1,7 @@
 # Shared helpers for the scripts in this folder; sourced, not run.
 
-JDK25_DEFAULT=/usr/lib/jvm/temurin-25-jdk-amd64
+# shellcheck source=jdk25.sh
+source "$(dirname "${BASH_SOURCE[0]}")/jdk25.sh"
 
 die() {
 	echo "error: $*" >&2
@@ -59,16 +60,10 @@ require_vm_packages() {
 
 # Sets JAVA_HOME to a JDK 25 (JAVA_HOME if it is one, else the Temurin default path).
 find_jdk25() {
-	local candidate
-	for candidate in "${JAVA_HOME:-}" "$JDK25_DEFAULT" /usr/lib/jvm/*25*; do
-		[[ -n "$candidate" && -x "$candidate/bin/java" ]] || continue
-		if "$candidate/bin/java" -version 2>&1 | grep -Eq 'version "25'; then
-			export JAVA_HOME="$candidate"
-			export PATH="$JAVA_HOME/bin:$PATH"
-			return 0
-		fi
-	done
-	die "JDK 25 not found: install a JDK 25 (e.g. Temurin 25 at $JDK25_DEFAULT, or Debian/Ubuntu package openjdk-25-jdk) or set JAVA_HOME to one"
+	local home
+	home="$(jdk25_home)" || die "JDK 25 not found: install a JDK 25 (e.g. Temurin 25 at $JDK25_DEFAULT, or Debian/Ubuntu package openjdk-25-jdk) or set JAVA_HOME to one"
+	export JAVA_HOME="$home"
+	export PATH="$JAVA_HOME/bin:$PATH"
 }
 JDK25="$JDK25_DEFAULT"
 

@@ -1,138 +1,268 @@
 #!/usr/bin/env bash
-# The part of bench-side-by-side.sh that runs where the RDMA device is. Args: ROUNDS OUTDIR [TOOLS] [ITERATIONS].
+# The part of bench-side-by-side.sh that runs where the RDMA device is.
+# Args: ROUNDS OUTDIR [ROWS] — ROWS: "steady", "default", "listen" or "all" (default), or a tool name list.
+#
+# For each row, A B A B ... A: A is Debian's C perftest, B perftest-java, each run a fresh server+client pair in
+# loopback. Each B is divided by the mean of the two A runs beside it, and the median over the rounds is printed;
+# the C/C noise of the same boot (each inner A divided by its neighbours) sits next to it.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=../common.sh
 source "$ROOT/scripts/common.sh"
-# Both implementations get every CPU of the VM (the VM runner keeps commands on CPU 0 by default).
-cpu_pin=()
-if command -v taskset > /dev/null && [[ $(nproc --all) -gt 1 ]]; then
-	taskset -pc "0-$(($(nproc --all) - 1))" $$ > /dev/null
-	cpu_pin=(yes)
-fi
 rounds="$1"
 outdir="$2"
-BENCH_ONLY="${3:-}"
+rows="${3:-all}"
 dev="${RDMA_DEVICE:?}"
 ip="${RDMA_IP:?}"
 gid="${RDMA_GID_INDEX:-1}"
 JAVA="$ROOT/bin/rdma-perftest"
+java_bin="${JAVA_HOME:?}/bin/java"
+mkdir -p "$outdir"
+# Both implementations get every CPU of the VM (the VM runner keeps commands on CPU 0 by default); then server
+# on CPU 0 and client on CPU 1, for C and Java alike (under multi-threaded TCG a JVM whose threads move between
+# emulated CPUs crashed in JIT-compiled code now and then).
+pin_server=()
+pin_client=()
+if command -v taskset > /dev/null && [[ $(nproc --all) -gt 1 ]]; then
+	taskset -pc "0-$(($(nproc --all) - 1))" $$ > /dev/null
+	pin_server=(taskset -c 0)
+	pin_client=(taskset -c 1)
+fi
+
+# Ports: a global counter (never bumped inside $(...), where the increment would be lost).
 port=20000
-
-
-# run_pair IMPL PORT TOOL ARGS... -> prints the client's result row (runs in a subshell)
-run_pair() {
-	local impl="$1" port="$2" tool="$3"
-	shift 3
-	local srv cli
-	if [[ "$impl" == C ]]; then
-		srv=("/usr/bin/$tool")
-		cli=("/usr/bin/$tool")
-	else
-		srv=("$JAVA" "$tool")
-		cli=("$JAVA" "$tool")
-	fi
-	# One CPU per process: server on CPU 0, client on CPU 1. Under multi-threaded TCG a JVM whose threads
-	# move between emulated CPUs crashed in JIT-compiled code (SIGILL/SIGSEGV); C gets the same placement.
-	if [[ ${#cpu_pin[@]} -gt 0 ]]; then
-		srv=(taskset -c 0 "${srv[@]}")
-		cli=(taskset -c 1 "${cli[@]}")
-	fi
-	# Neither side may hang the benchmark: C perftest waits forever for a peer that died.
-	timeout 600 "${srv[@]}" -d "$dev" -x "$gid" -p "$port" "$@" > "$outdir/server.out" 2>&1 &
-	local spid=$!
-	wait_tcp_listening "$port" 1200 || { kill "$spid" 2> /dev/null; return 0; }
-	timeout 600 "${cli[@]}" -d "$dev" -x "$gid" -p "$port" "$@" "$ip" > "$outdir/client.out" 2>&1 || cat "$outdir/client.out" >&2
-	sleep 2
-	kill "$spid" 2> /dev/null || true
-	wait "$spid" 2> /dev/null || true
-	# The client's data row: the line after the table header.
-	awk '/#bytes/ {getline; print; exit}' "$outdir/client.out"
+next_port() {
+	port=$((port + 1))
 }
 
-# measure IMPL TOOL ARGS... -> a usable row. C perftest's TSC calibration fails now and then under emulation
-# ("Can't produce a report", inf): such a run, or any run without a row, is repeated (at most twice).
+now_ns() {
+	date +%s%N
+}
+
+# Milliseconds from $1 (ns) until something listens on TCP port $2, or "none" after 120 s.
+ms_until_listening() {
+	local t0="$1" port_hex
+	port_hex="$(printf ':%04X' "$2")"
+	for _ in $(seq 1 12000); do
+		if awk -v p="$port_hex" '$2 ~ p"$" && $4 == "0A" {f=1} END {exit !f}' /proc/net/tcp /proc/net/tcp6 2> /dev/null; then
+			echo $((($(now_ns) - t0) / 1000000))
+			return 0
+		fi
+		sleep 0.01
+	done
+	echo none
+}
+
+# Milliseconds from $1 (ns) until a TCP connection to port $2 is established (the client's first connect).
+ms_until_connected() {
+	local t0="$1" port_hex
+	port_hex="$(printf ':%04X' "$2")"
+	for _ in $(seq 1 12000); do
+		if awk -v p="$port_hex" '$3 ~ p"$" && $4 == "01" {f=1} END {exit !f}' /proc/net/tcp /proc/net/tcp6 2> /dev/null; then
+			echo $((($(now_ns) - t0) / 1000000))
+			return 0
+		fi
+		sleep 0.01
+	done
+	echo none
+}
+
+# run_pair IMPL TOOL ARGS... -> sets ROW (the client's data row) and JIT (Java: "compilations deopts gcs").
+run_pair() {
+	local impl="$1" tool="$2"
+	shift 2
+	local cmd json=()
+	if [[ "$impl" == C ]]; then
+		cmd=("/usr/bin/$tool")
+	else
+		cmd=("$JAVA" "$tool")
+		json=(--out_json_file "$outdir/client.json")
+		rm -f "$outdir/client.json"
+	fi
+	next_port
+	# Neither side may hang the benchmark: C perftest waits forever for a peer that died.
+	timeout 900 "${pin_server[@]}" "${cmd[@]}" -d "$dev" -x "$gid" -p "$port" "$@" > "$outdir/server.out" 2>&1 &
+	local spid=$!
+	wait_tcp_listening "$port" 1800 || { kill "$spid" 2> /dev/null; ROW=""; return 0; }
+	timeout 900 "${pin_client[@]}" "${cmd[@]}" -d "$dev" -x "$gid" -p "$port" "$@" "${json[@]}" "$ip" \
+		> "$outdir/client.out" 2>&1 || tail -3 "$outdir/client.out" >&2
+	wait "$spid" 2> /dev/null || true
+	ROW="$(awk '/#bytes/ {getline; print; exit}' "$outdir/client.out")"
+	JIT=""
+	if [[ "$impl" == J && -s "$outdir/client.json" ]]; then
+		JIT="$(python3 -c 'import json,sys
+w = json.load(open(sys.argv[1])).get("measured_window") or {}
+print(w.get("compilations", "?"), w.get("deoptimizations", "?"), w.get("gcs", "?"))' "$outdir/client.json")"
+	fi
+}
+
+# measure IMPL TOOL ARGS... -> ROW, repeated (at most twice more) when C perftest's TSC calibration fails
+# under emulation ("Can't produce a report", inf) or a run gave no row.
 measure() {
-	local impl="$1" row attempt
+	local impl="$1" attempt
 	shift
 	for attempt in 1 2 3; do
-		port=$((port + 1))
-		row="$(run_pair "$impl" "$port" "$@")"
-		if [[ -n "$row" && "$row" != *inf* && "$row" != *nan* ]]; then
-			echo "$row"
+		run_pair "$impl" "$@"
+		if [[ -n "$ROW" && "$ROW" != *inf* && "$ROW" != *nan* ]]; then
 			return 0
 		fi
 		echo "bench: $impl $* attempt $attempt gave no usable row; repeating" >&2
 	done
-	echo ""
+	ROW=""
 }
 
-# metric extraction from a row: lat -> "typical p99", bw -> "bw_avg msgrate"
+# The metrics of a row, by kind: lat -> typical p99 p99.9 avg; bw -> bw_avg msg_rate.
 metrics() {
-	local kind="$1" row="$2"
-	if [[ "$kind" == lat ]]; then
-		awk '{print $5, $8}' <<< "$row"
+	if [[ "$1" == lat ]]; then
+		awk '{print $5, $8, $9, $6}' <<< "$2"
 	else
-		awk '{print $4, $5}' <<< "$row"
+		awk '{print $4, $5}' <<< "$2"
 	fi
 }
 
 median() {
-	sort -g | awk '{a[NR]=$1} END {if (NR==0) {print "nan"; exit} if (NR%2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'
+	sort -g | awk '{a[NR]=$1} END {if (NR==0) {print "n/a"; exit} if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'
+}
+
+# ratio_of B_ARRAY A_ARRAY COL: median over rounds of B[i] / mean(A[i], A[i+1]) for column COL.
+ratios() {
+	local col="$1" i
+	for ((i = 0; i < rounds; i++)); do
+		awk -v b="$(cut -d' ' -f"$col" <<< "${B[i]}")" -v l="$(cut -d' ' -f"$col" <<< "${A[i]}")" \
+			-v r="$(cut -d' ' -f"$col" <<< "${A[i+1]}")" 'BEGIN {if (b != "" && l+r > 0) printf "%.3f\n", b/((l+r)/2)}'
+	done | median
+}
+
+noise() {
+	local col="$1" i
+	for ((i = 1; i < rounds; i++)); do
+		awk -v b="$(cut -d' ' -f"$col" <<< "${A[i]}")" -v l="$(cut -d' ' -f"$col" <<< "${A[i-1]}")" \
+			-v r="$(cut -d' ' -f"$col" <<< "${A[i+1]}")" 'BEGIN {if (b != "" && l+r > 0) printf "%.3f\n", b/((l+r)/2)}'
+	done | median
 }
 
 table="$outdir/side-by-side.md"
-{
-	echo "| test | metric | Java/C (median of $rounds) | C/C noise (same boot) |"
-	echo "|---|---|---|---|"
-} > "$table"
+listen_table="$outdir/time-to-listen.md"
 
 bench() {
 	local kind="$1" tool="$2"
 	shift 2
-	# BENCH_ONLY="ib_send_lat ib_write_bw" runs a subset (each test costs minutes under emulation).
-	if [[ -n "${BENCH_ONLY:-}" && " $BENCH_ONLY " != *" $tool "* ]]; then
-		return 0
-	fi
-	local label="$tool $*"
-	declare -a a1 a2 b1 b2
-	local i
-	# A B A B ... A
+	local label="$tool $*" i jit_max=0 jit_all=""
+	A=()
+	B=()
 	for ((i = 0; i <= rounds; i++)); do
-		read -r x y < <(metrics "$kind" "$(measure C "$tool" "$@")")
-		a1[i]="$x"; a2[i]="$y"
-		echo "bench: $label C: ${x:-none} ${y:-none}" >&2
+		measure C "$tool" "$@"
+		A[i]="$(metrics "$kind" "$ROW")"
+		echo "bench: $label C: ${A[i]:-none}" >&2
 		if ((i < rounds)); then
-			read -r x y < <(metrics "$kind" "$(measure J "$tool" "$@")")
-			b1[i]="$x"; b2[i]="$y"
-			echo "bench: $label Java: ${x:-none} ${y:-none}" >&2
+			measure J "$tool" "$@"
+			B[i]="$(metrics "$kind" "$ROW")"
+			jit_all+="${JIT:-?} / "
+			echo "bench: $label Java: ${B[i]:-none} (window: compilations deopts gcs = ${JIT:-?})" >&2
 		fi
 	done
-	local m1 m2 n1 n2
-	m1="$(for ((i = 0; i < rounds; i++)); do awk -v b="${b1[i]}" -v l="${a1[i]}" -v r="${a1[i+1]}" 'BEGIN {if (l+r > 0) printf "%.4f\n", b/((l+r)/2)}'; done | median)"
-	m2="$(for ((i = 0; i < rounds; i++)); do awk -v b="${b2[i]}" -v l="${a2[i]}" -v r="${a2[i+1]}" 'BEGIN {if (l+r > 0) printf "%.4f\n", b/((l+r)/2)}'; done | median)"
-	n1="$(for ((i = 1; i < rounds; i++)); do awk -v b="${a1[i]}" -v l="${a1[i-1]}" -v r="${a1[i+1]}" 'BEGIN {if (l+r > 0) printf "%.4f\n", b/((l+r)/2)}'; done | median)"
-	n2="$(for ((i = 1; i < rounds; i++)); do awk -v b="${a2[i]}" -v l="${a2[i-1]}" -v r="${a2[i+1]}" 'BEGIN {if (l+r > 0) printf "%.4f\n", b/((l+r)/2)}'; done | median)"
+	jit_all="${jit_all% / }"
 	if [[ "$kind" == lat ]]; then
-		echo "| $label | typical latency | $m1 | $n1 |" >> "$table"
-		echo "| $label | p99 latency | $m2 | $n2 |" >> "$table"
+		echo "| $label | typical $(ratios 1) ($(noise 1)) | p99 $(ratios 2) ($(noise 2)) | p99.9 $(ratios 3) ($(noise 3)) | avg $(ratios 4) ($(noise 4)) | $jit_all |" >> "$table"
 	else
-		echo "| $label | bandwidth | $m1 | $n1 |" >> "$table"
-		echo "| $label | msg rate | $m2 | $n2 |" >> "$table"
+		echo "| $label | BW $(ratios 1) ($(noise 1)) | msg rate $(ratios 2) ($(noise 2)) | | | $jit_all |" >> "$table"
 	fi
 	echo "bench: $label done" >&2
 }
 
-iters="${4:-5000}"
-bench lat ib_send_lat -s 2 -n "$iters"
-bench lat ib_write_lat -s 2 -n "$iters"
-bench lat ib_read_lat -s 2 -n "$iters"
-bench lat ib_atomic_lat -n "$iters"
-for s in 2 4096 65536; do
-	bench bw ib_write_bw -s "$s" -n "$iters"
-	bench bw ib_send_bw -s "$s" -n "$iters"
-	bench bw ib_read_bw -s "$s" -n "$iters"
-done
+# A trivial Java program that listens: the floor any JVM-based server starts from.
+trivial_listener() {
+	mkdir -p "$outdir/trivial"
+	cat > "$outdir/trivial/Listen.java" << 'EOF'
+public class Listen {
+    public static void main(String[] a) throws Exception {
+        try (var s = new java.net.ServerSocket(Integer.parseInt(a[0]))) {
+            s.accept().close();
+        }
+    }
+}
+EOF
+	"$JAVA_HOME/bin/javac" -d "$outdir/trivial" "$outdir/trivial/Listen.java"
+}
+
+# Time to listen (server) and to connect (client, against a C server that listens already), in ms.
+startup_row() {
+	local what="$1" t0 spid ms
+	next_port
+	t0="$(now_ns)"
+	case "$what" in
+		C) /usr/bin/ib_write_bw -d "$dev" -x "$gid" -p "$port" > /dev/null 2>&1 & ;;
+		J) "$JAVA" ib_write_bw -d "$dev" -x "$gid" -p "$port" > /dev/null 2>&1 & ;;
+		trivial) "$java_bin" -XX:+UseSerialGC -cp "$outdir/trivial" Listen "$port" > /dev/null 2>&1 & ;;
+	esac
+	spid=$!
+	ms="$(ms_until_listening "$t0" "$port")"
+	kill "$spid" 2> /dev/null || true
+	wait "$spid" 2> /dev/null || true
+	LISTEN_MS="$ms"
+	CONNECT_MS=""
+	if [[ "$what" != trivial ]]; then
+		next_port
+		/usr/bin/ib_write_bw -d "$dev" -x "$gid" -p "$port" > /dev/null 2>&1 &
+		spid=$!
+		wait_tcp_listening "$port" 600 || true
+		t0="$(now_ns)"
+		if [[ "$what" == C ]]; then
+			/usr/bin/ib_write_bw -d "$dev" -x "$gid" -p "$port" "$ip" > /dev/null 2>&1 &
+		else
+			"$JAVA" ib_write_bw -d "$dev" -x "$gid" -p "$port" "$ip" > /dev/null 2>&1 &
+		fi
+		local cpid=$!
+		CONNECT_MS="$(ms_until_connected "$t0" "$port")"
+		wait "$cpid" 2> /dev/null || true
+		kill "$spid" 2> /dev/null || true
+		wait "$spid" 2> /dev/null || true
+	fi
+}
+
+startup() {
+	trivial_listener
+	local i c_l=() c_c=() j_l=() j_c=() t_l=()
+	for ((i = 0; i < rounds; i++)); do
+		startup_row trivial; t_l+=("$LISTEN_MS")
+		startup_row C; c_l+=("$LISTEN_MS"); c_c+=("$CONNECT_MS")
+		startup_row J; j_l+=("$LISTEN_MS"); j_c+=("$CONNECT_MS")
+		echo "bench: start-up round $i: trivial JVM listens ${t_l[i]} ms; C ${c_l[i]} / ${c_c[i]} ms; Java ${j_l[i]} / ${j_c[i]} ms (listen / connect)" >&2
+	done
+	{
+		echo "| start-up (ms, median of $rounds) | to listen (server) | to first connect (client) |"
+		echo "|---|---|---|"
+		echo "| C perftest | $(printf '%s\n' "${c_l[@]}" | median) | $(printf '%s\n' "${c_c[@]}" | median) |"
+		echo "| trivial JVM (ServerSocket in main) | $(printf '%s\n' "${t_l[@]}" | median) | |"
+		echo "| perftest-java | $(printf '%s\n' "${j_l[@]}" | median) | $(printf '%s\n' "${j_c[@]}" | median) |"
+	} > "$listen_table"
+}
+
+wants() {
+	[[ "$rows" == all || " $rows " == *" $1 "* ]]
+}
+
+{
+	echo "| test | latency or BW: Java/C (C/C) | | | | Java window: compilations deopts GCs, per round |"
+	echo "|---|---|---|---|---|---|"
+} > "$table"
+if wants listen; then
+	startup
+fi
+if wants steady; then
+	for t in ib_send_lat ib_write_lat ib_read_lat; do bench lat "$t" -s 2 -n 100000; done
+	bench lat ib_atomic_lat -n 100000
+	for t in ib_write_bw ib_send_bw ib_read_bw; do bench bw "$t" -s 2 -D 8; done
+	bench bw ib_atomic_bw -D 8
+	for t in ib_write_bw ib_send_bw ib_read_bw; do bench bw "$t" -s 65536 -D 8; done
+fi
+if wants default; then
+	for t in ib_send_lat ib_write_lat ib_read_lat; do bench lat "$t" -s 2; done
+	bench lat ib_atomic_lat
+	for t in ib_write_bw ib_send_bw ib_read_bw; do bench bw "$t" -s 2; done
+	bench bw ib_atomic_bw
+fi
 echo
-echo "Side-by-side, $(date -u +%Y-%m-%d), device $dev, kernel $(uname -r), $(nproc) CPUs:"
+echo "Side-by-side, $(date -u +%Y-%m-%d), device $dev, kernel $(uname -r), $(nproc) CPUs, $rounds rounds:"
+[[ -s "$listen_table" ]] && cat "$listen_table" && echo
 cat "$table"

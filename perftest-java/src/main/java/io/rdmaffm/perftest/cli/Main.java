@@ -77,6 +77,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        EarlyListen.claim(args);
         boolean tool = args.length > 0 && args[0].startsWith("ib_") && SUBCOMMANDS.contains(args[0]);
         System.exit(commandLine(tool ? List.of(args[0]) : SUBCOMMANDS).execute(args));
     }

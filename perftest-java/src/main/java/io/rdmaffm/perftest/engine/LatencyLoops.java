@@ -208,6 +208,17 @@ final class LatencyLoops {
         }
     }
 
+    /**
+     * Runs the stall clock {@code times} times the way a waiting loop does (a first call, then calls within the
+     * limit), so the warm-up compiles it although its loops seldom wait.
+     */
+    static void runStallClock(DataPath d, LatencySpec l, int times) {
+        long since = 0;
+        for (int i = 0; i < times; i++) {
+            since = stallCheck(d, l, since, "warm-up");
+        }
+    }
+
     /** The first call starts the stall clock; a later one past the limit ends the run. Returns the start. */
     private static long stallCheck(DataPath d, LatencySpec l, long since, String what) {
         long now = d.nanoTime();

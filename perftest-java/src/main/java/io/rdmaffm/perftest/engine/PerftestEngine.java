@@ -249,8 +249,18 @@ public final class PerftestEngine implements AutoCloseable {
         side = res.add(b.build());
     }
 
-    /** Before the pre-run barrier: the send tools post their receives on the sides that receive. */
+    /**
+     * Before the pre-run barrier: the send tools post their receives on the sides that receive; then, while the
+     * peer waits at the barrier and measures nothing, the compiler finishes what the connection set-up queued.
+     */
     public void prepare(int sizeIndex) {
+        postReceivesFor(sizeIndex);
+        if (p.limits().warmupIterations() > 0) {
+            Warmup.settleCompiler();
+        }
+    }
+
+    private void postReceivesFor(int sizeIndex) {
         if (verb != Verb.SEND) {
             return;
         }

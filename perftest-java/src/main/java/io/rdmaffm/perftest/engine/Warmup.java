@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.engine;
 
+import io.rdmaffm.perftest.jvm.CompilerThreads;
 import io.rdmaffm.perftest.jvm.JitCounters;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
@@ -28,6 +29,9 @@ public final class Warmup {
     static final Duration LIMIT = Duration.ofSeconds(30);
     /** The compiler counts as idle after finishing nothing for this long. */
     private static final long IDLE_NANOS = 200_000_000L;
+    /** Before each measured window: idle this long, waiting at most the limit (the peer waits at the barrier). */
+    private static final long SETTLE_IDLE_NANOS = 100_000_000L;
+    private static final long SETTLE_LIMIT_NANOS = 3_000_000_000L;
     /** The longest wait for the compiler to go idle after one round. */
     private static final long IDLE_WAIT_NANOS = 3_000_000_000L;
     /**
@@ -76,7 +80,7 @@ public final class Warmup {
                 for (int i = 0; i < invocations; i++) {
                     loops.once();
                 }
-                awaitIdleCompiler(jit);
+                awaitIdleCompiler(jit, IDLE_NANOS, IDLE_WAIT_NANOS);
                 rounds++;
                 quiet = jit != null && compilations(jit) == before;
                 // Later rounds only look for what is still compiling: fewer invocations do.
@@ -86,22 +90,39 @@ public final class Warmup {
         }
     }
 
+    /**
+     * Before a measured window: the connection set-up and the exchange ran code the warm-up did not, and the
+     * compiler may still be busy with it; waits until it has finished nothing for {@link #SETTLE_IDLE_NANOS},
+     * at most {@link #SETTLE_LIMIT_NANOS}.
+     */
+    public static void settleCompiler() {
+        try (JitCounters jit = JitCounters.open()) {
+            awaitIdleCompiler(jit, SETTLE_IDLE_NANOS, SETTLE_LIMIT_NANOS);
+        }
+    }
+
     private static long compilations(JitCounters jit) {
         return jit == null ? ManagementFactory.getCompilationMXBean().getTotalCompilationTime() : jit.compilations();
     }
 
-    /** Until the compiler has finished nothing for {@link #IDLE_NANOS}, at most {@link #IDLE_WAIT_NANOS}. */
-    private static void awaitIdleCompiler(JitCounters jit) {
-        long deadline = System.nanoTime() + IDLE_WAIT_NANOS;
+    /**
+     * Until the compiler has finished nothing and used no CPU for {@code idleNanos} (one C2 compile can take
+     * seconds on an emulated CPU and finishes nothing meanwhile), at most {@code limitNanos}.
+     */
+    private static void awaitIdleCompiler(JitCounters jit, long idleNanos, long limitNanos) {
+        long deadline = System.nanoTime() + limitNanos;
         long last = compilations(jit);
+        long lastTicks = CompilerThreads.cpuTicks();
         long since = System.nanoTime();
         while (System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(20_000_000L);
             long now = compilations(jit);
-            if (now != last) {
+            long ticks = CompilerThreads.cpuTicks();
+            if (now != last || ticks != lastTicks) {
                 last = now;
+                lastTicks = ticks;
                 since = System.nanoTime();
-            } else if (System.nanoTime() - since >= IDLE_NANOS) {
+            } else if (System.nanoTime() - since >= idleNanos) {
                 return;
             }
         }

@@ -15,6 +15,9 @@ import java.time.Duration;
  * server process serves one test.
  */
 public final class ExchangeListener implements ControlListener {
+    /** A socket bound before the command line was parsed (see cli.EarlyListen), until the run listens. */
+    private static ServerSocket offered;
+
     private final ServerSocket server;
 
     private ExchangeListener(ServerSocket server) {
@@ -27,6 +30,12 @@ public final class ExchangeListener implements ControlListener {
      * {@code ipv6}.
      */
     public static ExchangeListener listen(String bindHost, int port, boolean ipv6) throws ExchangeException {
+        if (bindHost == null && !ipv6) {
+            ServerSocket early = takeOffered(port);
+            if (early != null) {
+                return new ExchangeListener(early);
+            }
+        }
         ServerSocket s = null;
         try {
             InetAddress addr = bindHost != null ? InetAddress.getByName(bindHost)
@@ -45,6 +54,23 @@ public final class ExchangeListener implements ControlListener {
             }
             throw new ExchangeException("cannot listen on port " + port + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Hands over a socket already listening on every IPv4 address, bound with a backlog of one as
+     * {@link #listen} binds: the next listen on its port takes it instead of binding.
+     */
+    public static synchronized void offer(ServerSocket listening) {
+        offered = listening;
+    }
+
+    private static synchronized ServerSocket takeOffered(int port) {
+        ServerSocket s = offered;
+        if (s == null || s.getLocalPort() != port || s.isClosed()) {
+            return null;
+        }
+        offered = null;
+        return s;
     }
 
     /** The port actually bound (useful after listening on port 0). */

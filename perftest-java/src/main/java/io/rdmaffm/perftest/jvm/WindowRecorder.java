@@ -52,6 +52,13 @@ public final class WindowRecorder implements AutoCloseable {
         }
         r.enable(MeasuredWindowEvent.class).withThreshold(Duration.ZERO);
         r.start();
+        // JFR instruments an event class (ClassFile API, then a class redefinition: a safepoint) when it is
+        // first initialized, and sets up its writer on the first commit: both here, not in the first window.
+        MeasuredWindowEvent first = new MeasuredWindowEvent();
+        first.window = -1;
+        first.begin();
+        first.end();
+        first.commit();
         return new WindowRecorder(r);
     }
 
@@ -109,6 +116,9 @@ public final class WindowRecorder implements AutoCloseable {
             String type = e.getEventType().getName();
             if (type.equals("io.rdmaffm.perftest.MeasuredWindow") && e.getLong("recorder") == id) {
                 int n = e.getInt("window");
+                if (n < 0) {
+                    continue; // the event committed at start
+                }
                 while (windows.size() <= n) {
                     windows.add(null);
                 }

@@ -30,9 +30,17 @@ public final class JsonReport {
      * What the run document adds to perftest's keys (docs/run-json.md): where it ran, on which device, and what
      * the JVM did in each measured window (indexed by message size number; null where none was recorded).
      */
-    public record Provenance(Environment environment, DeviceProvenance device, List<WindowActivity> windows) {
+    public record Provenance(Environment environment, DeviceProvenance device, List<WindowActivity> windows,
+                             WarmupFacts warmup) {
         /** Nothing known beyond perftest's keys. */
-        public static final Provenance NONE = new Provenance(null, null, null);
+        public static final Provenance NONE = new Provenance(null, null, null, null);
+    }
+
+    /**
+     * What the warm-up did before the windows: rounds run, seconds taken, and whether its last round compiled
+     * nothing ({@code quiet}).
+     */
+    public record WarmupFacts(int rounds, double seconds, boolean quiet) {
     }
 
     /** The document of a BW run, without anything beyond perftest's keys. */
@@ -107,6 +115,13 @@ public final class JsonReport {
 
     private static String end(JsonWriter w, Provenance prov) {
         RunDocumentParts.window(w, RunDocumentParts.total(prov.windows()));
+        if (prov.warmup() != null) {
+            w.name("warmup").beginObject();
+            w.name("rounds").value(prov.warmup().rounds());
+            w.name("seconds").fixed(prov.warmup().seconds(), 2);
+            w.name("quiet").value(prov.warmup().quiet());
+            w.endObject();
+        }
         return w.endObject().toString() + "\n";
     }
 

@@ -39,6 +39,7 @@ public final class RunReporter {
     private final List<RowExtras> extras = new ArrayList<>();
     private RowExtras durationExtras;
     private List<WindowActivity> windows;
+    private JsonReport.WarmupFacts warmup;
     private BannerInfo banner;
     private DurationLatency durationResult;
     private long durationSize;
@@ -179,6 +180,11 @@ public final class RunReporter {
      * the JSON document; when anything happened, one line under the table says so (the table itself never
      * changes).
      */
+    /** What the warm-up did, for the JSON document (the text output says nothing unless it failed). */
+    public void warmup(JsonReport.WarmupFacts facts) {
+        warmup = facts;
+    }
+
     public void measuredWindows(List<WindowActivity> activity) {
         windows = activity;
         WindowActivity total = RunDocumentParts.total(activity);
@@ -193,7 +199,7 @@ public final class RunReporter {
         if (banner == null) {
             return;
         }
-        JsonReport.Provenance prov = new JsonReport.Provenance(environment, device, windows);
+        JsonReport.Provenance prov = new JsonReport.Provenance(environment, device, windows, warmup);
         String json = tool.bandwidth() ? JsonReport.bandwidth(banner, parameters, unit, bwRows, extras, prov)
                 : durationResult != null ? JsonReport.latencyDuration(banner, parameters, durationSize, durationCount,
                         durationResult, durationExtras, prov)

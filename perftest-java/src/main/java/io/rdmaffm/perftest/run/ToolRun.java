@@ -14,6 +14,7 @@ import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.jvm.WindowRecorder;
 import io.rdmaffm.perftest.report.DeviceProvenance;
 import io.rdmaffm.perftest.report.Environment;
+import io.rdmaffm.perftest.report.JsonReport;
 import io.rdmaffm.perftest.report.RunReporter;
 
 import java.io.PrintWriter;
@@ -51,7 +52,7 @@ public final class ToolRun {
                                 p.output().printUnsorted()));
                 reporter.preamble();
                 ExchangeTimeouts timeouts = timeouts(p);
-                try (ExchangeChannel channel = channel(p, plan, dev, listener, timeouts);
+                try (ExchangeChannel channel = channel(p, plan, dev, listener, timeouts, reporter);
                         PerftestEngine engine = new PerftestEngine(p, plan, dev, windows);
                         PerftestExchange exchange = new PerftestExchange(channel, timeouts, dev.withGid())) {
                     exchange.binaryKeyGidIndex(dev.gidIndex());
@@ -71,8 +72,12 @@ public final class ToolRun {
     }
 
     /** The warm-up; when it could not make the compiler quiet, one line on stderr says so (stdout is perftest's). */
-    private static void warmUp(RunParameters p, RunPlan plan, OpenDevice dev) {
-        String complaint = Warmup.run(p, plan, dev).complaint();
+    private static void warmUp(RunParameters p, RunPlan plan, OpenDevice dev, RunReporter reporter) {
+        Warmup.Outcome outcome = Warmup.run(p, plan, dev);
+        if (outcome.rounds() > 0) {
+            reporter.warmup(new JsonReport.WarmupFacts(outcome.rounds(), outcome.nanos() / 1e9, outcome.quiet()));
+        }
+        String complaint = outcome.complaint();
         if (complaint != null) {
             System.err.println(p.tool().perftestName() + ": " + complaint);
         }
@@ -99,19 +104,19 @@ public final class ToolRun {
      * {@code -R}'s test QPs.
      */
     private static ExchangeChannel channel(RunParameters p, RunPlan plan, OpenDevice dev, ControlListener listener,
-            ExchangeTimeouts timeouts) throws Exception {
+            ExchangeTimeouts timeouts, RunReporter reporter) throws Exception {
         if (p.isClient()) {
             ExchangeChannel ch = ControlListener.connect(p.endpoint().rdmaCmExchange(), p.endpoint().server(),
                     p.endpoint().tcpPort(), timeouts.connect(), Warmup.PEER_ALLOWANCE);
             try {
-                warmUp(p, plan, dev);
+                warmUp(p, plan, dev, reporter);
             } catch (RuntimeException | Error e) {
                 ch.close();
                 throw e;
             }
             return ch;
         }
-        warmUp(p, plan, dev);
+        warmUp(p, plan, dev, reporter);
         ExchangeChannel ch = listener.accept(timeouts.accept());
         listener.close();
         return ch;

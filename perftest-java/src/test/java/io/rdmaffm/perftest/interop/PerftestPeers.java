@@ -80,7 +80,6 @@ final class PerftestPeers {
     }
 
     static Peer startC(List<String> command) throws IOException {
-        Path log = Files.createTempFile("perftest-c", ".out");
         String cpu = System.getenv("RDMAFFM_PEER_CPU");
         List<String> cmd = new ArrayList<>();
         if (cpu != null && Files.isExecutable(Path.of("/usr/bin/taskset"))) {
@@ -88,12 +87,18 @@ final class PerftestPeers {
             cmd.addAll(List.of("/usr/bin/taskset", "-c", cpu));
         }
         cmd.addAll(command);
+        return startProcess(cmd);
+    }
+
+    /** Any program as a peer (e.g. bin/rdma-perftest in its own JVM), on the CPUs this JVM has. */
+    static Peer startProcess(List<String> cmd) throws IOException {
+        Path log = Files.createTempFile("perftest-peer", ".out");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return seconds -> {
             if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 p.waitFor(5, TimeUnit.SECONDS);
-                return new Outcome(-1, "C perftest did not finish within " + seconds + " s\n" + Files.readString(log));
+                return new Outcome(-1, cmd.get(0) + " did not finish within " + seconds + " s\n" + Files.readString(log));
             }
             String out = Files.readString(log);
             Files.deleteIfExists(log);

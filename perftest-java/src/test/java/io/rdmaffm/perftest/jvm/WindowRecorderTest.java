@@ -71,12 +71,17 @@ class WindowRecorderTest {
     /** Lets queued compilations finish, so they are inside the window that caused them. */
     private static void waitForTheCompiler() throws InterruptedException {
         try (JitCounters c = JitCounters.open()) {
+            // Idle means no compilation finished and the compiler threads used no CPU (a C2 compile on a busy
+            // machine can take longer than the wait and finishes nothing meanwhile).
             long last = c.compilations();
+            long lastTicks = CompilerThreads.cpuTicks();
             for (int still = 0; still < 5; ) {
                 Thread.sleep(50);
                 long now = c.compilations();
-                still = now == last ? still + 1 : 0;
+                long ticks = CompilerThreads.cpuTicks();
+                still = now == last && ticks == lastTicks ? still + 1 : 0;
                 last = now;
+                lastTicks = ticks;
             }
         }
     }

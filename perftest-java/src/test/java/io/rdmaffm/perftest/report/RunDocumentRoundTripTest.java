@@ -51,7 +51,11 @@ class RunDocumentRoundTripTest {
         WindowActivity busy = new WindowActivity(2, 1, 1, 0, 0, 1, 40_000, List.of("compiled a.B.c (c2, OSR)"));
         String json = JsonReport.latency(banner(Tool.SEND_LAT), Map.of("tool", "ib_send_lat"),
                 List.of(new LatencyRow(2, 1000, res)), List.of(new RowExtras(0, series, h)),
-                new JsonReport.Provenance(ENV, DEV, List.of(busy)));
+                new JsonReport.Provenance(ENV, DEV, List.of(busy), new JsonReport.WarmupFacts(3, 4.25, true)));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> warmup = (Map<String, Object>) ((Map<String, Object>)
+                io.rdmaffm.perftest.json.JsonReader.parse(json)).get("warmup");
+        assertEquals(Map.of("rounds", 3.0, "seconds", 4.25, "quiet", true), warmup);
 
         RunDocument doc = RunReader.parse(json, "lat.json");
         assertEquals(1, doc.schemaVersion());
@@ -100,7 +104,7 @@ class RunDocumentRoundTripTest {
         extras.add(null);
         String json = JsonReport.bandwidth(banner(Tool.WRITE_BW), Map.of("tool", "ib_write_bw"), BwUnit.MB_PER_SEC,
                 rows, extras, new JsonReport.Provenance(ENV, DEV, List.of(new WindowActivity(0, 0, 0, 0, 0, 0, 0,
-                        List.of()))));
+                        List.of())), null));
         RunDocument doc = RunReader.parse(json, "bw.json");
         assertEquals(s.values().length, doc.rows().get(0).timeSeries().values().size());
         assertNull(doc.rows().get(1).timeSeries(), "a row this side did not measure has no series");

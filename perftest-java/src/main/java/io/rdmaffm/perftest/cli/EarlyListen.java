@@ -1,0 +1,145 @@
+package io.rdmaffm.perftest.cli;
+
+import io.rdmaffm.perftest.exchange.ExchangeListener;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.Set;
+
+/**
+ * A tool's server listens before picocli has modelled its command line, so a peer started a second later finds
+ * it, as it finds C perftest: under an emulated CPU, picocli's model alone costs seconds before {@code main}
+ * could reach {@code listen}. This scans argv with a table of which options take a value (held equal to the
+ * picocli model by a test) and binds the TCP port only when it is sure: a server (no host argument) that
+ * exchanges over TCP. Anything it does not recognize leaves the listen where it always was, after parsing.
+ *
+ * <p>The bound socket waits in {@link ExchangeListener} until the run listens on the same port; a command line
+ * that turns out to be bad exits, and the socket closes with the process.
+ */
+public final class EarlyListen {
+    /** perftest's default port. */
+    static final int DEFAULT_PORT = 18515;
+
+    /** Options without a value, every tool's (as picocli declares them). */
+    static final Set<String> FLAGS = Set.of("-a", "--all", "-e", "--events", "-F", "--CPU-freq",
+            "--perform_warm_up", "-R", "--rdma_cm", "-z", "--comm_rdma_cm", "--report_gbits", "--out_json",
+            "--verify", "--debug", "-b", "--bidirectional", "-N", "--noPeak", "-U", "--report-unsorted", "-h",
+            "--help", "-V", "--version", "-O", "--dualport", "-g", "--mcg", "-H", "--report-histogrm",
+            "--report-histogram", "-C", "--report-cycles", "--use-srq", "--run_infinitely", "--report-both",
+            "--report-per-port", "--cpu_util", "--odp", "--use_hugepages", "--mr_per_qp", "--ipv6",
+            "--use_old_post_send", "--reversed", "--dont_xchg_versions", "--disable_pcie_relaxed");
+
+    /** Options that take one value, every tool's. */
+    static final Set<String> WITH_VALUE = Set.of("-d", "--ib-dev", "-i", "--ib-port", "-x", "--gid-index", "-p",
+            "--port", "-s", "--size", "-n", "--iters", "-D", "--duration", "-f", "--margin", "-t", "--tx-depth", "-r",
+            "--rx-depth", "-c", "--connection", "-m", "--mtu", "-u", "--qp-timeout", "-S", "--sl", "--out_json_file",
+            "--warmup", "--timeout", "--accept-timeout", "--peer-timeout", "--hgrm", "-q", "--qp", "-l",
+            "--post_list", "-Q", "--cq-mod", "-I", "--inline_size", "-o", "--outs", "-A", "--atomic_type", "-M",
+            "--MGID", "-X", "--vector", "-w", "--limit_bw", "-y", "--limit_msgrate", "-W", "--report-counters",
+            "-T", "--tos", "--latency_gap", "--output", "--mmap", "--mmap-offset", "--source_ip", "--dlid",
+            "--force-link", "--tclass", "--pkey_index", "--retry_count", "--wait_destroy", "--inline_recv",
+            "--recv_post_list", "--rate_limit", "--rate_units", "--rate_limit_type", "--burst_size",
+            "--typical_pkt_size", "--use_cuda", "--use_rocm");
+
+    /** Flags after which the TCP listen is not the first thing the run does (rdma_cm, IPv6) or never comes. */
+    private static final Set<String> NO_TCP_LISTEN = Set.of("-R", "--rdma_cm", "-z", "--comm_rdma_cm", "--ipv6",
+            "-h", "--help", "-V", "--version");
+
+    private EarlyListen() {
+    }
+
+    /**
+     * The port a tool's command line will listen on over TCP, or -1 when it is a client, exchanges over
+     * rdma_cm, asks for help, or holds anything this scan does not understand.
+     */
+    static int serverPort(String[] args) {
+        if (args.length == 0 || !args[0].startsWith("ib_")) {
+            return -1;
+        }
+        int port = DEFAULT_PORT;
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            String name;
+            String value = null;
+            if (a.startsWith("--") && a.length() > 2) {
+                int eq = a.indexOf('=');
+                name = eq < 0 ? a : a.substring(0, eq);
+                value = eq < 0 ? null : a.substring(eq + 1);
+            } else if (a.startsWith("-") && a.length() > 1) {
+                // A POSIX cluster such as -bN or -p18515: flags, then at most one option whose value follows.
+                int j = 1;
+                while (j < a.length() - 1 && FLAGS.contains("-" + a.charAt(j))) {
+                    if (NO_TCP_LISTEN.contains("-" + a.charAt(j))) {
+                        return -1;
+                    }
+                    j++;
+                }
+                name = "-" + a.charAt(j);
+                value = j + 1 < a.length() ? a.substring(j + 1) : null;
+            } else {
+                return -1; // the positional argument: the server's address, so this is a client
+            }
+            if (NO_TCP_LISTEN.contains(name)) {
+                return -1;
+            }
+            if (FLAGS.contains(name)) {
+                if (value != null) {
+                    return -1;
+                }
+                continue;
+            }
+            if (!WITH_VALUE.contains(name)) {
+                return -1;
+            }
+            if (value == null) {
+                if (++i >= args.length) {
+                    return -1;
+                }
+                value = args[i];
+            }
+            if (name.equals("-p") || name.equals("--port")) {
+                try {
+                    port = Integer.parseInt(value);
+                } catch (NumberFormatException e) {
+                    return -1;
+                }
+                if (port < 1 || port > 65535) {
+                    return -1;
+                }
+            }
+        }
+        return port;
+    }
+
+    /**
+     * Binds the server's port now when {@link #serverPort} is sure of it; a port that cannot be bound is left
+     * for the regular listen to report.
+     */
+    static void claim(String[] args) {
+        int port = serverPort(args);
+        if (port < 0) {
+            return;
+        }
+        ServerSocket s = null;
+        try {
+            s = new ServerSocket();
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[4]), port), 1);
+            ExchangeListener.offer(s);
+        } catch (IOException e) {
+            closeQuietly(s);
+        }
+    }
+
+    private static void closeQuietly(ServerSocket s) {
+        if (s != null) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // it never listened
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.rdmaffm.perftest.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rdmaffm.perftest.json.JsonReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * What a user gets from {@code bin/rdma-perftest} (its own JVM, the launcher's flags, the default warm-up) against
+ * Debian's C perftest: a measured window in which the JIT compiled nothing and deoptimized nothing, as the run's
+ * JSON records it; and a server that listens soon enough for a peer started a few seconds after it without
+ * waiting (C perftest's client tries once).
+ */
+@Tag("rdma")
+class QuietWindowRdmaTest {
+    /** Where Java measures: the client of every tool, and the server of the two whose server runs its own loop. */
+    static Stream<Arguments> cases() {
+        List<Arguments> all = new ArrayList<>();
+        for (String tool : List.of("ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_atomic_bw", "ib_write_lat",
+                "ib_read_lat", "ib_send_lat", "ib_atomic_lat")) {
+            all.add(Arguments.of(tool, true));
+        }
+        all.add(Arguments.of("ib_send_bw", false));
+        all.add(Arguments.of("ib_send_lat", false));
+        return all.stream();
+    }
+
+    @ParameterizedTest(name = "{0}, Java {1}")
+    @MethodSource("cases")
+    void theMeasuredWindowHasNoCompilationAndNoDeoptimization(String tool, boolean javaIsClient) throws Exception {
+        String device = PerftestPeers.device();
+        PerftestPeers.requireCPerftest();
+        Path json = Files.createTempFile("quiet-window", ".json");
+        int port = PerftestPeers.freshPort();
+        List<String> common = PerftestPeers.args("-d", device, "-x", PerftestPeers.gidIndex(), "-p",
+                String.valueOf(port));
+        List<String> c = concat(List.of("/usr/bin/" + tool), common);
+        List<String> java = concat(List.of(launcher().toString(), tool), common);
+        java.addAll(List.of("--out_json_file", json.toString()));
+        PerftestPeers.Peer server;
+        PerftestPeers.Peer client;
+        if (javaIsClient) {
+            server = PerftestPeers.startC(c);
+            PerftestPeers.awaitListening(port, 30);
+            client = PerftestPeers.startProcess(concat(java, List.of(PerftestPeers.serverIp())));
+        } else {
+            server = PerftestPeers.startProcess(java);
+            PerftestPeers.awaitListening(port, 120);
+            client = PerftestPeers.startC(concat(c, List.of(PerftestPeers.serverIp())));
+        }
+        PerftestPeers.Outcome cl = client.await(300);
+        PerftestPeers.Outcome sv = server.await(60);
+        String both = "\n--- client ---\n" + cl.output() + "\n--- server ---\n" + sv.output();
+        assertEquals(0, cl.exitCode(), "client exit code" + both);
+        assertEquals(0, sv.exitCode(), "server exit code" + both);
+        Map<String, Object> window = measuredWindow(json);
+        assertEquals(0.0, window.get("compilations"), "compilations in the measured window: " + window + both);
+        assertEquals(0.0, window.get("deoptimizations"), "deoptimizations in the measured window: " + window + both);
+        Files.deleteIfExists(json);
+    }
+
+    /** The case: {@code ib_write_bw & sleep 1; ssh peer ib_write_bw host}, with a JVM's start in it. */
+    @Test
+    void aCClientStartedSecondsAfterAJavaServerFindsItListening() throws Exception {
+        String device = PerftestPeers.device();
+        PerftestPeers.requireCPerftest();
+        int port = PerftestPeers.freshPort();
+        List<String> common = PerftestPeers.args("-d", device, "-x", PerftestPeers.gidIndex(), "-p",
+                String.valueOf(port), "-s", "65536", "-n", "200");
+        PerftestPeers.Peer server = PerftestPeers.startProcess(concat(List.of(launcher().toString(), "ib_write_bw"),
+                common));
+        // The trivial JVM starts in about 1.3 s in the emulated VM; this leaves room for a busy CI machine.
+        Thread.sleep(5000);
+        PerftestPeers.Outcome cl = PerftestPeers.startC(concat(concat(List.of("/usr/bin/ib_write_bw"), common),
+                List.of(PerftestPeers.serverIp()))).await(300);
+        PerftestPeers.Outcome sv = server.await(120);
+        String both = "\n--- C client ---\n" + cl.output() + "\n--- Java server ---\n" + sv.output();
+        assertEquals(0, cl.exitCode(), "the C client connected and ran" + both);
+        assertEquals(0, sv.exitCode(), "Java server exit code" + both);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> measuredWindow(Path json) throws Exception {
+        assertTrue(Files.size(json) > 0, "the Java side wrote " + json);
+        Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(Files.readString(json));
+        Object w = doc.get("measured_window");
+        assertTrue(w instanceof Map, "the run JSON has a measured_window: " + doc.keySet());
+        return (Map<String, Object>) w;
+    }
+
+    /** bin/rdma-perftest of this checkout (the tests run in perftest-java/). */
+    private static Path launcher() {
+        Path bin = Path.of(System.getProperty("user.dir")).resolveSibling("bin").resolve("rdma-perftest");
+        assertTrue(Files.isExecutable(bin), "no launcher at " + bin);
+        return bin;
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> r = new ArrayList<>(a);
+        r.addAll(b);
+        return r;
+    }
+}
