@@ -67,10 +67,10 @@ class MatrixSshCommandTest {
         String row3 = out.lines().filter(l -> l.startsWith("node03 ")).findFirst().orElseThrow();
         assertEquals(List.of("node03", "!UNREACHABLE", "!UNREACHABLE", "-", "!UNREACHABLE"),
                 List.of(row3.trim().split("\\s+")), out);
-        assertTrue(out.contains("node03/mlx5_0: HOST_FAILED - unreachable: ssh to node03 failed (exit 255): ssh: connect to"
-                + " host node03 port 22: Connection timed out"), out);
-        assertTrue(out.contains("6 rail tests: 1 ok, 0 ok on retest, 0 flagged, 5 failed; best 50.00 Gb/s, - us; exit 2"),
-                out);
+        assertTrue(out.contains("node03/mlx5_0: HOST_FAILED - unreachable: ssh to node03 failed (exit 255): ssh:"
+                + " connect to host node03 port 22: Connection timed out"), out);
+        assertTrue(out.contains("6 rail tests: 1 ok, 0 ok on retest, 0 flagged, 5 failed; best 50.00 Gb/s, - us;"
+                + " exit 2"), out);
 
         // The hung tools were stopped over ssh (kill -TERM of the pid the remote script printed), not left behind.
         assertTrue(calls.stream().anyMatch(l -> l.matches("ssh .* -- node04 sh -c 'kill -TERM")), calls.toString());
