@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
-# Runs every test, in three stages: the host tests (no device needed); the rdma-tagged tests on a real RDMA
+# Runs every test, in four stages: the host tests (no device needed); the rdma-tagged tests on a real RDMA
 # device (Soft-RoCE natively, or in a VM when this kernel has no RDMA); the multihost-tagged tests across two
-# Soft-RoCE VMs (scripts/rxe-vms.sh). Installs what is missing (needs root). Ends with each stage's Surefire
-# summary and exits non-zero if any stage failed.
+# Soft-RoCE VMs (scripts/rxe-vms.sh); the matrix across three (the short form: scripts/matrix-vms.sh runs the
+# full one). Installs what is missing (needs root). Ends with each stage's Surefire summary and exits non-zero
+# if any stage failed.
 #
-# usage: scripts/test.sh [--host-only | --rdma-only | --multihost-only]
+# usage: scripts/test.sh [--host-only | --rdma-only | --multihost-only]   (--multihost-only: both VM stages)
 set -euo pipefail
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 # shellcheck source=common.sh
 source "$SCRIPT_DIR/common.sh"
 
-stages=(host rdma multihost)
+stages=(host rdma multihost matrix)
 case "${1:-}" in
 --host-only) stages=(host) ;;
 --rdma-only) stages=(rdma) ;;
---multihost-only) stages=(multihost) ;;
+--multihost-only) stages=(multihost matrix) ;;
 "") ;;
 *) die "usage: scripts/test.sh [--host-only | --rdma-only | --multihost-only]" ;;
 esac
@@ -33,6 +34,7 @@ declare -A title=(
 	[host]="host tests (no RDMA device needed)"
 	[rdma]="rdma tests (tag 'rdma', on a real RDMA device)"
 	[multihost]="multihost tests (tag 'multihost', across two Soft-RoCE VMs)"
+	[matrix]="matrix test (tag 'multihost', CrossHostMatrix*, across three Soft-RoCE VMs)"
 )
 
 # Runs one stage, its output shown and kept; the stage's exit status is kept too (a failing stage does not end
@@ -78,8 +80,15 @@ for stage in "${stages[@]}"; do
 		# CrossHost*) keeps Surefire from starting a JVM (~40 s here) in the modules that have none. Maven itself
 		# with C1 only: under the emulated CPU, C2's compiles cost more than they win in a run this short.
 		run_stage multihost "$SCRIPT_DIR/rxe-vms.sh" --vms 2 --timeout 600 -- env MAVEN_OPTS=-XX:TieredStopAtLevel=1 \
-			"${MVN[@]}" -o surefire:test -pl perftest-java -am -Dtest='CrossHost*' -Dsurefire.failIfNoSpecifiedTests=false \
-			-Drdma.groups=multihost -Drdma.excludedGroups=
+			"${MVN[@]}" -o surefire:test -pl perftest-java -am -Dtest='CrossHost*,!CrossHostMatrix*' \
+			-Dsurefire.failIfNoSpecifiedTests=false -Drdma.groups=multihost -Drdma.excludedGroups=
+		;;
+	matrix)
+		# Its own three guests, so that the two-host tests above run exactly as before. Short: one all-pairs
+		# matrix with a guest's link down.
+		run_stage matrix "$SCRIPT_DIR/rxe-vms.sh" --vms 3 --timeout 600 -- env MAVEN_OPTS=-XX:TieredStopAtLevel=1 \
+			"${MVN[@]}" -o surefire:test -pl perftest-java -am -Dtest='CrossHostMatrix*' \
+			-Dsurefire.failIfNoSpecifiedTests=false -Drdma.groups=multihost -Drdma.excludedGroups=
 		;;
 	esac
 done

@@ -134,7 +134,96 @@ public final class MatrixJson {
         rules.put("retest", o.retest);
         m.put("rules", rules);
         m.put("notes", p.notes());
+        m.put("hostInfo", hostInfo(o.discovered));
         return m;
+    }
+
+    private static Map<String, Object> hostInfo(Map<String, HostDiscovery.HostInfo> found) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (HostDiscovery.HostInfo h : found.values()) {
+            Map<String, Object> hm = new LinkedHashMap<>();
+            hm.put("source", h.source());
+            hm.put("problem", h.problem());
+            List<Object> nics = new ArrayList<>();
+            for (HostDiscovery.Nic n : h.nics()) {
+                Map<String, Object> nm = new LinkedHashMap<>();
+                nm.put("device", n.device());
+                nm.put("state", n.state());
+                nm.put("portGbps", n.portGbps());
+                nm.put("pcieGbps", n.pcieGbps());
+                nm.put("expectedGbps", n.expectedGbps());
+                nm.put("pci", n.pci());
+                nm.put("firmware", n.firmware());
+                nics.add(nm);
+            }
+            hm.put("nics", nics);
+            m.put(h.host(), hm);
+        }
+        return m;
+    }
+
+    /**
+     * The devices of a host's {@code rdma-perftest doctor --json} report (schema rdma-ffm.doctor/1): port 1's
+     * state and rate, and the port's share of the {@code pcie-bandwidth} check's modelled throughput (the link's
+     * modelGbps times this port's part of the link's demandGbps, all active ports on it sharing it as the matrix
+     * runs every rail at once).
+     *
+     * @return the devices in the report's (name) order, or null when {@code doc} is not such a report
+     */
+    static List<HostDiscovery.Nic> doctorNics(String doc) {
+        Object parsed;
+        try {
+            parsed = Json.parse(doc);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        if (!(parsed instanceof Map<?, ?> report) || !(report.get("devices") instanceof List<?> devices)) {
+            return null;
+        }
+        Map<String, Map<?, ?>> pcie = new LinkedHashMap<>();
+        if (report.get("checks") instanceof List<?> checks) {
+            for (Object c : checks) {
+                if (c instanceof Map<?, ?> cm && "pcie-bandwidth".equals(cm.get("id"))
+                        && cm.get("device") instanceof String d && cm.get("numbers") instanceof Map<?, ?> n) {
+                    pcie.put(d, n);
+                }
+            }
+        }
+        List<HostDiscovery.Nic> nics = new ArrayList<>();
+        for (Object o : devices) {
+            if (!(o instanceof Map<?, ?> d) || !(d.get("name") instanceof String name)) {
+                continue;
+            }
+            Map<?, ?> port1 = null;
+            if (d.get("ports") instanceof List<?> ports) {
+                for (Object p : ports) {
+                    if (p instanceof Map<?, ?> pm && number(pm.get("port")) == 1.0) {
+                        port1 = pm;
+                    }
+                }
+            }
+            Double rate = port1 == null ? null : positive(port1.get("rateGbps"));
+            Map<?, ?> n = pcie.get(name);
+            Double share = null;
+            if (n != null && positive(n.get("modelGbps")) != null) {
+                double model = positive(n.get("modelGbps"));
+                Double demand = positive(n.get("demandGbps"));
+                share = rate == null || demand == null || demand <= rate ? model : model * rate / demand;
+            }
+            nics.add(new HostDiscovery.Nic(name, port1 != null && port1.get("state") instanceof String s ? s : null,
+                    rate, share, d.get("pci") instanceof String pci ? pci : null,
+                    d.get("fwVer") instanceof String fw ? fw : null));
+        }
+        return List.copyOf(nics);
+    }
+
+    private static double number(Object o) {
+        return o instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    private static Double positive(Object o) {
+        double v = number(o);
+        return v > 0 ? v : null;
     }
 
     private static Map<String, Object> summary(MatrixOutcome o) {

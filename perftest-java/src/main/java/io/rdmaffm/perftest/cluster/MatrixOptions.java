@@ -86,6 +86,9 @@ public final class MatrixOptions {
     /** Expected rate in Gb/s per "host/device" (or per "host" for all its devices), e.g. doctor's port rate
      *  capped by its PCIe model. */
     public Map<String, Double> linkGbps = Map.of();
+    /** What each host said about its devices before the run ({@link HostDiscovery}), for the JSON's provenance;
+     *  empty when the hosts were not asked. */
+    public Map<String, HostDiscovery.HostInfo> discovered = Map.of();
     /** Retest flagged (and stalled or failed-run) pairs once. */
     public boolean retest = true;
 }

@@ -32,16 +32,16 @@ public final class MatrixPlanner {
      * @throws MatrixInputException one line naming the first problem
      */
     public static MatrixPlan plan(MatrixOptions o, ProcessRunner runner) {
-        checkNumbers(o);
-        checkTools(o);
-        HostInput.Hosts hosts = hosts(o, runner);
+        HostInput.Hosts hosts = check(o, runner);
+        if (!Double.isNaN(o.minPercentOfLink) && o.linkGbps.isEmpty()) {
+            throw new MatrixInputException("--min-percent-of-link needs each NIC's expected rate");
+        }
         List<String> notes = new ArrayList<>(hosts.notes());
         Map<String, List<String>> devices = devices(o, hosts.names(), notes);
         List<List<Schedule.HostPair>> rounds = switch (o.mode) {
             case ALL -> Schedule.roundRobin(hosts.names());
             case QUICK -> Schedule.quick(hosts.names());
-            case PAIRS -> Schedule.greedy(Schedule.parsePairs(read(o.pairsFile, "--pairs"), hosts.names(),
-                    "pairs file " + o.pairsFile));
+            case PAIRS -> Schedule.greedy(pairs(o, hosts));
         };
         if (o.mode == MatrixOptions.Mode.QUICK && hosts.names().size() % 2 == 1) {
             notes.add("--quick with an odd number of hosts: " + hosts.names().get(hosts.names().size() - 1)
@@ -53,6 +53,28 @@ public final class MatrixPlanner {
                     + " ports (2 per rail)");
         }
         return plan;
+    }
+
+    /**
+     * Everything that can be checked before asking the hosts anything: numbers, tools, the hosts (for
+     * {@code --slurm}: {@code scontrol show hostnames} through {@code runner}) and the pairs file. The caller
+     * may then fill each host's devices and expected rates (e.g. from each host's doctor) and {@link #plan}.
+     *
+     * @return the hosts
+     * @throws MatrixInputException one line naming the first problem
+     */
+    public static HostInput.Hosts check(MatrixOptions o, ProcessRunner runner) {
+        checkNumbers(o);
+        checkTools(o);
+        HostInput.Hosts hosts = hosts(o, runner);
+        if (o.mode == MatrixOptions.Mode.PAIRS) {
+            pairs(o, hosts);
+        }
+        return hosts;
+    }
+
+    private static List<Schedule.HostPair> pairs(MatrixOptions o, HostInput.Hosts hosts) {
+        return Schedule.parsePairs(read(o.pairsFile, "--pairs"), hosts.names(), "pairs file " + o.pairsFile);
     }
 
     private static HostInput.Hosts hosts(MatrixOptions o, ProcessRunner runner) {
@@ -126,9 +148,6 @@ public final class MatrixPlanner {
         }
         if (!Double.isNaN(o.minPercentOfLink) && !(o.minPercentOfLink > 0 && o.minPercentOfLink <= 100)) {
             throw new MatrixInputException("--min-percent-of-link must be within 0..100, got " + o.minPercentOfLink);
-        }
-        if (!Double.isNaN(o.minPercentOfLink) && o.linkGbps.isEmpty()) {
-            throw new MatrixInputException("--min-percent-of-link needs each NIC's expected rate");
         }
         for (Map.Entry<String, Double> e : o.linkGbps.entrySet()) {
             if (e.getValue() == null || !(e.getValue() > 0)) {

@@ -205,8 +205,20 @@ public final class MatrixReport {
         return s == null ? "" : s;
     }
 
+    /**
+     * {@code v} with {@code decimals} decimals, or three significant digits when it is below 1 (an emulated or
+     * broken link gives 0.0239 Gb/s, which one decimal would show as 0.0); "" for NaN.
+     */
     static String fmt(double v, int decimals) {
-        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+        if (Double.isNaN(v)) {
+            return "";
+        }
+        int d = decimals;
+        double a = Math.abs(v);
+        if (a > 0 && a < 1) {
+            d = Math.max(decimals, 2 - (int) Math.floor(Math.log10(a)));
+        }
+        return String.format(Locale.ROOT, "%." + d + "f", v);
     }
 
     private static String pad(String s, int w) {

@@ -73,19 +73,19 @@ public record OutlierRules(double bwFractionOfBest, double latFactorOfBest, doub
         }
         double bw = a.bwGbps();
         if (on(bwFractionOfBest) && !Double.isNaN(bw) && bw < bwFractionOfBest * best.bwGbps()) {
-            flags.add(new Flag(Rule.BW_BELOW_BEST, String.format(Locale.ROOT, "bw %.2f Gb/s < %s%% of best %.2f",
-                    bw, percent(bwFractionOfBest * 100), best.bwGbps())));
+            flags.add(new Flag(Rule.BW_BELOW_BEST, String.format(Locale.ROOT, "bw %s Gb/s < %s%% of best %s",
+                    fmt(bw), percent(bwFractionOfBest * 100), fmt(best.bwGbps()))));
         }
         double lat = a.latUsec();
         if (on(latFactorOfBest) && !Double.isNaN(lat) && lat > latFactorOfBest * best.latUsec()) {
-            flags.add(new Flag(Rule.LAT_ABOVE_BEST, String.format(Locale.ROOT, "lat %.2f us > %sx best %.2f",
-                    lat, percent(latFactorOfBest), best.latUsec())));
+            flags.add(new Flag(Rule.LAT_ABOVE_BEST, String.format(Locale.ROOT, "lat %s us > %sx best %s",
+                    fmt(lat), percent(latFactorOfBest), fmt(best.latUsec()))));
         }
         double link = expectedGbps(a.test());
         if (!Double.isNaN(minPercentOfLink) && !Double.isNaN(link) && !Double.isNaN(bw)
                 && bw < minPercentOfLink / 100 * link) {
-            flags.add(new Flag(Rule.BW_BELOW_LINK, String.format(Locale.ROOT, "bw %.2f Gb/s < %s%% of link %s Gb/s",
-                    bw, percent(minPercentOfLink), percent(link))));
+            flags.add(new Flag(Rule.BW_BELOW_LINK, String.format(Locale.ROOT, "bw %s Gb/s < %s%% of link %s Gb/s",
+                    fmt(bw), percent(minPercentOfLink), percent(link))));
         }
         return flags;
     }
@@ -103,6 +103,10 @@ public record OutlierRules(double bwFractionOfBest, double latFactorOfBest, doub
             r = linkGbps.get(host);
         }
         return r == null ? Double.NaN : r;
+    }
+
+    private static String fmt(double v) {
+        return MatrixReport.fmt(v, 2);
     }
 
     private static boolean on(double v) {

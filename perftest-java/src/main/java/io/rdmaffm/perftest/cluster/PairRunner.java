@@ -15,6 +15,8 @@ final class PairRunner {
     /** How long an end that should be ending anyway (a server after its client finished) gets at most. */
     static final Duration GRACE = Duration.ofSeconds(5);
     private static final Duration RETRY_PAUSE = Duration.ofMillis(500);
+    /** How long a server whose output ended may take to exit. */
+    private static final Duration ENDING = Duration.ofSeconds(1);
 
     private final MatrixOptions o;
     private final Launcher launcher;
@@ -79,8 +81,10 @@ final class PairRunner {
     }
 
     private Outcome serverNotListening(RailTest t, ProcessRunner.Running server) throws InterruptedException {
-        // awaitLine gave up because the server ended (collect its last words) or because time ran out (stop it).
-        if (!server.alive() && server.waitFor(grace)) {
+        // awaitLine gave up because the server's output ended (collect its last words) or because time ran out
+        // (stop it). The output can end a moment before the exit status is there (an ssh that could not connect,
+        // seen as "did not listen"): a short wait, not alive(), tells the two apart.
+        if (server.waitFor(ENDING)) {
             Failure f = endFailure(server, t.server(), "server");
             return failed(f != null ? f : new Failure(Failure.Kind.RUN_FAILED, null,
                     "server on " + t.server() + " ended before listening"), null);

@@ -132,4 +132,18 @@ class RulesAndRollupTest {
         assertEquals(HostRollup.Verdict.SUSPECT, of(r, "c"));
         assertEquals("node or link (each end has only this peer)", r.causes().get(all.get(1).test()));
     }
+
+    /** An emulated or broken link gives figures below 1 Gb/s: they keep three significant digits, not "0.0". */
+    @Test
+    void figuresBelowOneKeepThreeSignificantDigits() {
+        assertEquals("0.0239", MatrixReport.fmt(0.02391, 1));
+        assertEquals("0.00528", MatrixReport.fmt(0.00528482304, 2));
+        assertEquals("0.500", MatrixReport.fmt(0.5, 1));
+        assertEquals("50.0", MatrixReport.fmt(50.04, 1));
+        assertEquals("0.0", MatrixReport.fmt(0.0, 1));
+        assertEquals("", MatrixReport.fmt(Double.NaN, 2));
+        List<OutlierRules.Flag> flags = CLUSTERKIT.flags(ok("a", "b", 0.00528, Double.NaN),
+                new OutlierRules.Best(0.0275, Double.NaN));
+        assertEquals("bw 0.00528 Gb/s < 93% of best 0.0275", flags.getFirst().message());
+    }
 }

@@ -1,0 +1,278 @@
+package io.rdmaffm.perftest.cli;
+
+import io.rdmaffm.perftest.cluster.FileSink;
+import io.rdmaffm.perftest.cluster.HostDiscovery;
+import io.rdmaffm.perftest.cluster.HostInput;
+import io.rdmaffm.perftest.cluster.Launcher;
+import io.rdmaffm.perftest.cluster.LocalProcessRunner;
+import io.rdmaffm.perftest.cluster.MatrixInputException;
+import io.rdmaffm.perftest.cluster.MatrixOptions;
+import io.rdmaffm.perftest.cluster.MatrixOutcome;
+import io.rdmaffm.perftest.cluster.MatrixPlan;
+import io.rdmaffm.perftest.cluster.MatrixPlanner;
+import io.rdmaffm.perftest.cluster.MatrixReport;
+import io.rdmaffm.perftest.cluster.MatrixRun;
+import io.rdmaffm.perftest.cluster.ProcessRunner;
+import io.rdmaffm.perftest.cluster.Progress;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.Console;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code matrix}: every pair of hosts (per NIC rail) measured with the same perftest tool on both ends, launched
+ * by ssh or srun. The options become {@link MatrixOptions}; everything that can be checked is checked before
+ * anything is launched (one line, exit 2). Then, unless {@code --device} names the devices, each host is asked
+ * for its own devices and their expected rates ({@link HostDiscovery}); the plan's rounds and estimate are
+ * printed; the matrix runs ({@link MatrixRun}); the report follows. Exit status as doctor's: 0 all good, 1 a
+ * pair flagged, 2 a pair failed or bad input.
+ */
+@Command(name = "matrix", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Measure every pair of hosts (per NIC rail) with the same perftest tool on both ends,"
+                + " launched by ssh or srun; report outliers and which host or link is to blame.",
+                "Exit status: 0 all pairs good, 1 a pair flagged, 2 a pair failed or bad input."})
+public final class MatrixCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Creates the command; picocli fills in the options. */
+    public MatrixCommand() {
+    }
+
+    @Option(names = "--hosts", paramLabel = "H1,H2,...", description = "The hosts (bare names: ports and users"
+            + " belong in ~/.ssh/config).")
+    String hosts;
+
+    @Option(names = "--hostfile", paramLabel = "FILE", description = "One host per line; '#' comments; what"
+            + " follows the name (MPI's slots=8) is ignored.")
+    Path hostfile;
+
+    @Option(names = "--slurm", description = "The hosts of the Slurm allocation (SLURM_JOB_NODELIST, expanded with"
+            + " scontrol show hostnames).")
+    boolean slurm;
+
+    @Option(names = "--device", paramLabel = "DEV,...", description = "The same RDMA devices on every host, rail i ="
+            + " device i. Default: each host's devices with an ACTIVE port 1, from its own rdma-perftest doctor.")
+    String device;
+
+    @Option(names = "--quick", description = "One round in which every host is tested once (two for an odd count).")
+    boolean quick;
+
+    @Option(names = "--pairs", paramLabel = "FILE", description = "Test these pairs only: 'server client' per line.")
+    Path pairs;
+
+    @Option(names = "--launcher", paramLabel = "ssh|srun", description = "How the ends are started. Default: ssh"
+            + " (BatchMode, no prompts); srun inside an allocation.")
+    String launcher;
+
+    @Option(names = "--peer", paramLabel = "java|c", description = "What runs on both ends: perftest-java"
+            + " (rdma-perftest, default) or the hosts' C perftest.")
+    String peer;
+
+    @Option(names = "--tools", paramLabel = "TOOL,...", description = "At most one bandwidth and one latency tool."
+            + " Default: ib_write_bw,ib_write_lat.")
+    String tools;
+
+    @Option(names = "--tool-path", paramLabel = "PATH", description = "rdma-perftest on the hosts (default: on"
+            + " PATH), or with --peer c the directory of the C binaries.")
+    String toolPath;
+
+    @Option(names = "--base-port", paramLabel = "PORT", description = "First TCP port of the tools' exchange (two"
+            + " blocks of one port per rail are used). Default: 18515.")
+    Integer basePort;
+
+    @Option(names = "--per-test", paramLabel = "SEC", description = "How long one rail's tools take, for the"
+            + " estimate printed up front. Default: 12.")
+    Double perTest;
+
+    @Option(names = "--listen-timeout", paramLabel = "SEC", description = "How long a server may take to listen"
+            + " (and a host to answer before the run). Default: 30.")
+    Double listenTimeout;
+
+    @Option(names = "--test-timeout", paramLabel = "SEC", description = "How long one tool run may take before the"
+            + " pair counts as stalled. Default: 120.")
+    Double testTimeout;
+
+    @Option(names = "--connect-timeout", paramLabel = "SEC", description = "ssh's ConnectTimeout. Default: 10.")
+    Integer connectTimeout;
+
+    @Option(names = "--max-connections", paramLabel = "N", description = "Launcher processes alive at once (two per"
+            + " rail test). Default: 64.")
+    Integer maxConnections;
+
+    @Option(names = "--bw-percent-of-best", paramLabel = "P", description = "Flag a bandwidth below P%% of the best"
+            + " pair's; 0 switches the rule off. Default: 93.")
+    Double bwPercentOfBest;
+
+    @Option(names = "--lat-factor", paramLabel = "F", description = "Flag a latency above F times the best pair's;"
+            + " 0 switches the rule off. Default: 2.1.")
+    Double latFactor;
+
+    @Option(names = "--min-percent-of-link", paramLabel = "P", description = "Flag a bandwidth below P%% of what the"
+            + " slower end's NIC should carry (port rate, capped by its PCIe model; from each host's doctor).")
+    Double minPercentOfLink;
+
+    @Option(names = "--no-retest", description = "Do not retest flagged and failed pairs.")
+    boolean noRetest;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write every pair's full result and the hosts'"
+            + " devices here.")
+    Path json;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Write one row per rail test here.")
+    Path csv;
+
+    @Parameters(paramLabel = "TOOL-ARG", description = "After --: arguments for every tool, e.g. -- -s 65536 -n 1000.")
+    List<String> toolArgs = new ArrayList<>();
+
+    /** The environment (SLURM_JOB_NODELIST); replaced by tests. */
+    Map<String, String> env = System.getenv();
+
+    /** Starts ssh, srun and scontrol; replaced by tests (e.g. with a fake srun on PATH). */
+    ProcessRunner runner = new LocalProcessRunner();
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        MatrixOptions o;
+        MatrixPlan plan;
+        Launcher launch;
+        try {
+            o = options();
+            HostInput.Hosts found = MatrixPlanner.check(o, runner);
+            launch = MatrixRun.launcher(o);
+            if (o.devices.isEmpty() || !Double.isNaN(o.minPercentOfLink)) {
+                discover(o, found.names(), launch, out);
+            }
+            plan = MatrixPlanner.plan(o, runner);
+        } catch (MatrixInputException e) {
+            err.println("matrix: " + e.getMessage());
+            err.flush();
+            return ErrorHandler.EXIT_FAILURE;
+        }
+        out.println("matrix: " + plan.hosts().names().size() + " hosts from " + plan.hosts().source() + ", "
+                + launch.name() + ", " + o.peer.name().toLowerCase(java.util.Locale.ROOT) + " " + String.join("+",
+                o.tools) + (o.toolArgs.isEmpty() ? "" : " " + String.join(" ", o.toolArgs)));
+        out.println("matrix: " + plan.summary());
+        for (String note : plan.notes()) {
+            out.println("note: " + note);
+        }
+        out.println();
+        out.flush();
+        Console console = System.console();
+        boolean terminal = console != null && console.isTerminal();
+        Progress progress = terminal ? line -> {
+            err.println(line);
+            err.flush();
+        } : Progress.none();
+        MatrixOutcome outcome = new MatrixRun(plan, launch, runner, new FileSink(json, csv), progress).run();
+        out.print(MatrixReport.text(outcome));
+        if (json != null || csv != null) {
+            out.println("written: " + (json == null ? "" : json) + (json != null && csv != null ? ", " : "")
+                    + (csv == null ? "" : csv));
+        }
+        out.flush();
+        return outcome.exitCode();
+    }
+
+    /** Asks every host for its devices and their expected rates, prints what each said, fills {@code o}. */
+    private void discover(MatrixOptions o, List<String> hosts, Launcher launch, PrintWriter out)
+            throws InterruptedException {
+        out.println("matrix: asking " + hosts.size() + " hosts for their RDMA devices (rdma-perftest doctor --json"
+                + " over " + launch.name() + ")");
+        out.flush();
+        Map<String, HostDiscovery.HostInfo> found = HostDiscovery.discover(hosts, o, launch, runner);
+        for (HostDiscovery.HostInfo h : found.values()) {
+            if (h.problem() == null) {
+                List<String> nics = h.nics().stream().map(HostDiscovery.Nic::describe).toList();
+                out.println("  " + h.host() + " (" + h.source() + "): " + (nics.isEmpty() ? "no RDMA device"
+                        : String.join("; ", nics)));
+            }
+        }
+        for (String note : HostDiscovery.apply(o, found)) {
+            out.println("note: " + note);
+        }
+    }
+
+    /** The options as {@link MatrixOptions}; what only the command line can get wrong is refused here. */
+    MatrixOptions options() {
+        MatrixOptions o = new MatrixOptions();
+        List<String> original = spec.commandLine().getParseResult().originalArgs();
+        if (!toolArgs.isEmpty() && !original.contains("--")) {
+            throw new MatrixInputException("unexpected argument '" + toolArgs.getFirst()
+                    + "': tool arguments go after --");
+        }
+        if (quick && pairs != null) {
+            throw new MatrixInputException("give only one of --quick and --pairs");
+        }
+        o.hosts = hosts;
+        o.hostfile = hostfile;
+        o.slurm = slurm;
+        o.slurmNodelist = env.get("SLURM_JOB_NODELIST");
+        o.devices = device == null ? List.of() : List.of(device.split(",", -1));
+        o.mode = quick ? MatrixOptions.Mode.QUICK : pairs != null ? MatrixOptions.Mode.PAIRS : MatrixOptions.Mode.ALL;
+        o.pairsFile = pairs;
+        o.launcher = launcher == null ? o.launcher : switch (launcher) {
+            case "ssh" -> MatrixOptions.LauncherKind.SSH;
+            case "srun" -> MatrixOptions.LauncherKind.SRUN;
+            default -> throw new MatrixInputException("--launcher must be ssh or srun, got '" + launcher + "'");
+        };
+        o.peer = peer == null ? o.peer : switch (peer) {
+            case "java" -> MatrixOptions.Peer.JAVA;
+            case "c" -> MatrixOptions.Peer.C;
+            default -> throw new MatrixInputException("--peer must be java or c, got '" + peer + "'");
+        };
+        if (tools != null) {
+            o.tools = List.of(tools.split(",", -1)).stream().map(String::strip).toList();
+        }
+        o.toolArgs = List.copyOf(toolArgs);
+        o.toolPath = toolPath;
+        o.basePort = basePort == null ? o.basePort : basePort;
+        o.perTest = seconds(perTest, o.perTest, "--per-test");
+        o.listenTimeout = seconds(listenTimeout, o.listenTimeout, "--listen-timeout");
+        o.testTimeout = seconds(testTimeout, o.testTimeout, "--test-timeout");
+        o.connectTimeoutSeconds = connectTimeout == null ? o.connectTimeoutSeconds : connectTimeout;
+        o.maxConnections = maxConnections == null ? o.maxConnections : maxConnections;
+        o.bwFractionOfBest = bwPercentOfBest == null ? o.bwFractionOfBest : bwPercentOfBest / 100;
+        o.latFactorOfBest = latFactor == null ? o.latFactorOfBest : latFactor;
+        o.minPercentOfLink = minPercentOfLink == null ? Double.NaN : minPercentOfLink;
+        o.retest = !noRetest;
+        writable(json, "--json");
+        writable(csv, "--csv");
+        return o;
+    }
+
+    private static Duration seconds(Double value, Duration dflt, String option) {
+        if (value == null) {
+            return dflt;
+        }
+        if (!(value > 0) || value.isInfinite()) {
+            throw new MatrixInputException(option + " must be a positive number of seconds, got " + value);
+        }
+        return Duration.ofMillis(Math.max(1, Math.round(value * 1000)));
+    }
+
+    /** An output file must be creatable before anything runs: a matrix's results are not lost at its end. */
+    private static void writable(Path file, String option) {
+        if (file == null) {
+            return;
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        if (Files.isDirectory(file) || dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)) {
+            throw new MatrixInputException(option + " " + file + ": " + (Files.isDirectory(file) ? "is a directory"
+                    : "its directory does not exist or is not writable"));
+        }
+    }
+}
