@@ -40,26 +40,16 @@ now_ns() {
 	date +%s%N
 }
 
-# Milliseconds from $1 (ns) until something listens on TCP port $2, or "none" after 120 s.
-ms_until_listening() {
-	local t0="$1" port_hex
+# Milliseconds from $1 (ns) until /proc/net/tcp shows port $2 in state $3: "listen" (the local port
+# listening) or "connected" (an established connection to the remote port: the client's first connect); "none"
+# after 120 s.
+ms_until() {
+	local t0="$1" port_hex col state
 	port_hex="$(printf ':%04X' "$2")"
+	if [[ "$3" == listen ]]; then col=2 state=0A; else col=3 state=01; fi
 	for _ in $(seq 1 12000); do
-		if awk -v p="$port_hex" '$2 ~ p"$" && $4 == "0A" {f=1} END {exit !f}' /proc/net/tcp /proc/net/tcp6 2> /dev/null; then
-			echo $((($(now_ns) - t0) / 1000000))
-			return 0
-		fi
-		sleep 0.01
-	done
-	echo none
-}
-
-# Milliseconds from $1 (ns) until a TCP connection to port $2 is established (the client's first connect).
-ms_until_connected() {
-	local t0="$1" port_hex
-	port_hex="$(printf ':%04X' "$2")"
-	for _ in $(seq 1 12000); do
-		if awk -v p="$port_hex" '$3 ~ p"$" && $4 == "01" {f=1} END {exit !f}' /proc/net/tcp /proc/net/tcp6 2> /dev/null; then
+		if awk -v p="$port_hex" -v c="$col" -v s="$state" '$c ~ p"$" && $4 == s {f=1} END {exit !f}' \
+			/proc/net/tcp /proc/net/tcp6 2> /dev/null; then
 			echo $((($(now_ns) - t0) / 1000000))
 			return 0
 		fi
@@ -197,7 +187,7 @@ startup_row() {
 		trivial) "$java_bin" -XX:+UseSerialGC -cp "$outdir/trivial" Listen "$port" > /dev/null 2>&1 & ;;
 	esac
 	spid=$!
-	ms="$(ms_until_listening "$t0" "$port")"
+	ms="$(ms_until "$t0" "$port" listen)"
 	kill "$spid" 2> /dev/null || true
 	wait "$spid" 2> /dev/null || true
 	LISTEN_MS="$ms"
@@ -214,7 +204,7 @@ startup_row() {
 			"$JAVA" ib_write_bw -d "$dev" -x "$gid" -p "$port" "$ip" > /dev/null 2>&1 &
 		fi
 		local cpid=$!
-		CONNECT_MS="$(ms_until_connected "$t0" "$port")"
+		CONNECT_MS="$(ms_until "$t0" "$port" connected)"
 		wait "$cpid" 2> /dev/null || true
 		kill "$spid" 2> /dev/null || true
 		wait "$spid" 2> /dev/null || true
