@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.cli;
 
+import io.rdmaffm.perftest.params.ParameterRules;
 import io.rdmaffm.perftest.report.html.ReportPage;
 import io.rdmaffm.perftest.report.model.RunDocument;
 import io.rdmaffm.perftest.validate.Expectation;
@@ -54,9 +55,9 @@ public final class ValidateCommand implements Callable<Integer> {
     @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", description = "Validate only this port.")
     Integer port;
 
-    @Option(names = {"-s", "--size"}, paramLabel = "BYTES", defaultValue = "" + Settings.DEFAULT_SIZE,
-            description = "Message size. Default: ${DEFAULT-VALUE}")
-    int size;
+    @Option(names = {"-s", "--size"}, paramLabel = "SIZE", defaultValue = "" + Settings.DEFAULT_SIZE,
+            description = "Message size in bytes (K/M suffixes). Default: ${DEFAULT-VALUE}")
+    String size;
 
     @Option(names = {"-q", "--qps"}, paramLabel = "N",
             description = "QPs per run (default: one per 100 Gb/s of port rate, 2..16).")
@@ -104,7 +105,8 @@ public final class ValidateCommand implements Callable<Integer> {
         List<Expectation> ports;
         Topology topo;
         try {
-            settings = new Settings(size, qps, duration, warmup, new Thresholds(okAt, warnAt));
+            long bytes = ParameterRules.parseSize(size);
+            settings = new Settings((int) Math.min(bytes, Integer.MAX_VALUE), qps, duration, warmup, new Thresholds(okAt, warnAt));
             if (!Files.isDirectory(sysfsRoot)) {
                 throw new IllegalArgumentException("--sysfs-root " + sysfsRoot + " is not a directory");
             }

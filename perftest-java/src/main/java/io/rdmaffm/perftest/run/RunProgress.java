@@ -12,7 +12,7 @@ import java.util.function.LongSupplier;
 /**
  * One progress line on stderr while a run takes long ({@code -a} sweeps, {@code -D}, many iterations): the size
  * being measured, how far into the sweep, elapsed time and an estimate of what is left. Only when stderr is a
- * terminal (or {@code -Drdmaffm.progress=always}): stdout carries perftest's table byte for byte, and a log or pipe
+ * terminal (or {@code RDMAFFM_PROGRESS=always}): stdout carries perftest's table byte for byte, and a log or pipe
  * gets no progress text. Nothing of it runs on the measuring thread: the participant marks the start and end of
  * each size between the measured loops, and a daemon thread redraws the line once a second, after the first
  * {@link #QUIET_NANOS}, and erases it before each row is printed, so the table on a shared terminal stays whole.
@@ -22,6 +22,8 @@ final class RunProgress implements AutoCloseable {
     static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** System property: {@code always}, {@code never}, or (default) {@code auto}: when stderr is a terminal. */
     static final String PROPERTY = "rdmaffm.progress";
+    /** The same as an environment variable, for the launchers (the property wins). */
+    static final String ENV = "RDMAFFM_PROGRESS";
     private static final long TICK_MILLIS = 1000;
     private static final String ERASE = "\r\033[K";
 
@@ -63,7 +65,8 @@ final class RunProgress implements AutoCloseable {
      * and {@link #finished} then only read the clock).
      */
     static RunProgress forRun(String tool, List<Long> sizes, int durationSeconds) {
-        boolean on = enabled(System.getProperty(PROPERTY, "auto"), stderrIsTerminal());
+        String env = System.getenv(ENV);
+        boolean on = enabled(System.getProperty(PROPERTY, env == null ? "auto" : env), stderrIsTerminal());
         RunProgress p = new RunProgress(System.err, on, System::nanoTime, tool, sizes, durationSeconds);
         if (on) {
             p.startTicker();

@@ -128,6 +128,10 @@ class ValidateCommandTest {
         Map<?, ?> summary = (Map<?, ?>) doc.get("summary");
         assertEquals("FAIL", summary.get("worst"));
         assertEquals(2.0, summary.get("exitCode"));
+
+        Map<?, ?> mib = (Map<?, ?>) ((Map<?, ?>) Json.parse(run(figures(215, 215), "validate", "--sysfs-root", cx7,
+                "--json", "-s", "1M").out())).get("settings");
+        assertEquals(1048576.0, mib.get("sizeBytes"), "perftest's size suffixes");
     }
 
     @Test
