@@ -75,7 +75,12 @@ public final class LoopbackPair implements Loopback {
         }
         RunDocument doc = RunReader.read(json);
         for (Row r : doc.rows()) {
-            if (r instanceof Row.Bandwidth bw && bw.bwAverage() != null) {
+            if (r instanceof Row.Bandwidth bw) {
+                // No message completed inside the -D window: the average is 0/0, written as null.
+                if (bw.bwAverage() == null || bw.bwAverage() <= 0) {
+                    throw new IllegalStateException("measured nothing: no message completed inside the "
+                            + settings.durationSeconds() + " s window (-D)");
+                }
                 return new Measured(bw.gbps(bw.bwAverage()), doc);
             }
         }
