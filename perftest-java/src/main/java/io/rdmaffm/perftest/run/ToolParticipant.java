@@ -30,12 +30,15 @@ final class ToolParticipant implements ScriptRunner.Participant {
     private final PerftestEngine engine;
     private final RunReporter reporter;
     private final BwReport[] localReports;
+    private final RunProgress progress;
     private RunResult lastRun;
     private int lastSizeIndex;
     private RowExtras lastMeasured;
     private BwReport lastPeerReport;
 
-    ToolParticipant(RunParameters p, RunPlan plan, OpenDevice dev, PerftestEngine engine, RunReporter reporter) {
+    ToolParticipant(RunParameters p, RunPlan plan, OpenDevice dev, PerftestEngine engine, RunReporter reporter,
+            RunProgress progress) {
+        this.progress = progress;
         this.p = p;
         this.plan = plan;
         this.dev = dev;
@@ -133,7 +136,9 @@ final class ToolParticipant implements ScriptRunner.Participant {
 
     /** The measured loop; its verification lines follow it at once, its bandwidth figures are kept. */
     private void run(int sizeIndex) {
+        progress.starting(sizeIndex);
         RunResult r = engine.run(sizeIndex);
+        progress.finished(sizeIndex);
         lastRun = r;
         lastSizeIndex = sizeIndex;
         show(r.verification());

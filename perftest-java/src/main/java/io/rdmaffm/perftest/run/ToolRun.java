@@ -54,12 +54,14 @@ public final class ToolRun {
                 ExchangeTimeouts timeouts = timeouts(p);
                 try (ExchangeChannel channel = channel(p, plan, dev, listener, timeouts, reporter);
                         PerftestEngine engine = new PerftestEngine(p, plan, dev, windows);
-                        PerftestExchange exchange = new PerftestExchange(channel, timeouts, dev.withGid())) {
+                        PerftestExchange exchange = new PerftestExchange(channel, timeouts, dev.withGid());
+                        RunProgress progress = RunProgress.forRun(p.tool().perftestName(), plan.sizes(),
+                                p.workload().durationSeconds())) {
                     exchange.binaryKeyGidIndex(dev.gidIndex());
                     HandshakeScript script = HandshakeScript.of(p.tool(), p.role(), p.workload().allSizes(),
                             p.workload().bidirectional(), p.endpoint().rdmaCm());
                     ScriptRunner.run(script, exchange, plan.sizes().size(),
-                            new ToolParticipant(p, plan, dev, engine, reporter));
+                            new ToolParticipant(p, plan, dev, engine, reporter, progress));
                 }
                 reporter.measuredWindows(windows.finish());
                 if (p.output().jsonFile() != null) {
