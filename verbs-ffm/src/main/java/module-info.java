@@ -5,5 +5,6 @@
 module io.rdmaffm.verbs {
     exports io.rdmaffm.verbs;
     exports io.rdmaffm.verbs.cm;
+    exports io.rdmaffm.verbs.connect;
     exports io.rdmaffm.verbs.topology;
 }

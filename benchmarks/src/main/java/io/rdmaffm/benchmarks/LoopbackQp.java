@@ -15,7 +15,6 @@ import io.rdmaffm.verbs.QueuePairType;
 import io.rdmaffm.verbs.SendFlags;
 import io.rdmaffm.verbs.SendOpcode;
 import io.rdmaffm.verbs.SendWorkRequests;
-import io.rdmaffm.verbs.internal.VerbsBridge;
 
 import java.lang.foreign.MemorySegment;
 
@@ -62,11 +61,11 @@ public class LoopbackQp {
         int gidIndex = Integer.parseInt(env("RDMA_GID_INDEX", "1"));
         context = Context.open(device);
         pd = context.allocateProtectionDomain();
-        buffer = pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+        buffer = pd.allocateRegion(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         cq = context.createCompletionQueue(16);
         qp = pd.createQueuePair(new QueuePairInit(QueuePairType.RC, cq, cq).maxSendWr(16));
         byte[] gid = context.queryGid(1, gidIndex).gid();
-        qp.modify(QueuePairAttributes.init(1, Access.REMOTE_WRITE.bit()));
+        qp.modify(QueuePairAttributes.init(1, Access.REMOTE_WRITE));
         qp.modify(QueuePairAttributes.rtrRc(Mtu.MTU_1024, qp.qpNumber(), 0,
                 new AddressVector().port(1).global(gid, gidIndex), 1));
         qp.modify(QueuePairAttributes.rtsRc(0, 14, 7, 7, 1));
@@ -76,9 +75,8 @@ public class LoopbackQp {
         write.get(0).wrId(1).opcode(SendOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
                 .local(buffer, 0, LENGTH).rdma(remote, buffer.rkey());
         completions = new Completions(1);
-        // verbs-ffm has no public accessor for native handles; its unexported bridge works on the class path.
-        VerbsBridge bridge = VerbsBridge.get();
-        jni = JniVerbs.open(bridge.handle(qp).address(), bridge.handle(cq).address(), buffer.address(), LENGTH,
+        // The C side works on the same ibv_qp and ibv_cq, through verbs-ffm's public native handles.
+        jni = JniVerbs.open(qp.nativeHandle().address(), cq.nativeHandle().address(), buffer.address(), LENGTH,
                 buffer.lkey(), remote, buffer.rkey());
         if (jni == 0) {
             throw new OutOfMemoryError("JniVerbs.open");

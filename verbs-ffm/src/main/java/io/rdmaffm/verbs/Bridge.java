@@ -20,14 +20,6 @@ final class Bridge implements VerbsBridge {
     }
 
     @Override
-    public MemorySegment handle(Object verbsObject) {
-        if (verbsObject instanceof NativeObject n) {
-            return n.handle();
-        }
-        throw new IllegalArgumentException("not a verbs object: " + verbsObject);
-    }
-
-    @Override
     public QueuePairAttributes queuePairAttributes(MemorySegment ibvQpAttr, int mask) {
         return QueuePairAttributes.fromNative(ibvQpAttr, mask);
     }

@@ -11,6 +11,8 @@ import io.rdmaffm.verbs.raw.Structs;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -23,6 +25,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * and the next poll throws IllegalStateException.
  */
 public final class CompletionQueue extends NativeObject {
+    /** How long {@link #await} polls in a loop before it sleeps: about one round trip on a fast fabric. */
+    private static final long SPIN_NANOS = 50_000;
+    /** Longest sleep between polls of {@link #await} on a CQ without a completion channel. */
+    private static final long MAX_PAUSE_NANOS = 1_000_000;
+
     private final Context context;
     private final CompletionChannel channel;
     private final boolean extended;
@@ -145,6 +152,57 @@ public final class CompletionQueue extends NativeObject {
         }
         completions.count = n;
         return n;
+    }
+
+    /**
+     * Waits for completions, at most {@code timeout}: polls ({@link #poll}) and returns at once when there are any
+     * (allocating nothing); else polls in a loop for up to 50 &micro;s; then, with a completion channel, arms the CQ
+     * ({@code ibv_req_notify_cq}), polls once more (a completion that arrived before the arming raises no event)
+     * and sleeps on the channel until this CQ's event, then polls again; without a channel, sleeps between polls
+     * in steps that grow to 1 ms. Returns how many completions were polled into {@code completions}, or 0 when the
+     * timeout passed first (it never waits longer). Poll from one thread at a time, as with {@link #poll}; a close
+     * of the CQ on another thread makes it throw IllegalStateException.
+     */
+    public int await(Completions completions, Duration timeout) {
+        int n = poll(completions);
+        if (n != 0) {
+            return n;
+        }
+        if (timeout == null) {
+            throw new IllegalArgumentException("a timeout is required (Duration.ZERO: poll once)");
+        }
+        return awaitUntil(completions, CompletionChannel.deadline(timeout));
+    }
+
+    private int awaitUntil(Completions completions, long deadline) {
+        long spinEnd = System.nanoTime() + Math.min(SPIN_NANOS, Math.max(0, CompletionChannel.remaining(deadline)));
+        int n;
+        while (spinEnd - System.nanoTime() > 0) {
+            if ((n = poll(completions)) != 0) {
+                return n;
+            }
+            Thread.onSpinWait();
+        }
+        long pause = 1_000;
+        while (true) {
+            long left = CompletionChannel.remaining(deadline);
+            if (left <= 0) {
+                return poll(completions);
+            }
+            if (channel != null) {
+                requestNotify(false);
+                if ((n = poll(completions)) != 0) {
+                    return n;
+                }
+                channel.take(this, deadline);
+            } else {
+                LockSupport.parkNanos(Math.min(left, pause));
+                pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
+            }
+            if ((n = poll(completions)) != 0) {
+                return n;
+            }
+        }
     }
 
     /** Arms the CQ for one event on its channel ({@code ibv_req_notify_cq}). */

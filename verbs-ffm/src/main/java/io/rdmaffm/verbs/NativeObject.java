@@ -46,6 +46,17 @@ abstract class NativeObject implements AutoCloseable {
         return life.handle();
     }
 
+    /**
+     * The native pointer ({@code struct ibv_qp *}, {@code struct ibv_cq *} ...), for interoperating with native
+     * code that takes the C object: a JNI or FFM library of your own, a provider's direct-verbs calls. Valid
+     * until {@link #close()}; throws IllegalStateException once the object is closed. The binding's guard does not
+     * cover what native code does with it: keep the object open while any native code may use the pointer, and
+     * leave its destruction to {@link #close()}.
+     */
+    public final MemorySegment nativeHandle() {
+        return life.handle();
+    }
+
     /** The native pointer as an identity (NULL once closed). */
     final MemorySegment rawHandle() {
         return life.rawHandle();
@@ -70,8 +81,19 @@ abstract class NativeObject implements AutoCloseable {
         life.reserve();
     }
 
+    /** Gives back a place {@link #pin()} took before {@code user} existed (its create failed). */
     final void unpin() {
         life.release();
+    }
+
+    /** Names the object that took a place with {@link #pin()}, for the message of a refused close. */
+    final void pinnedBy(NativeObject user) {
+        life.name(user.life);
+    }
+
+    /** Gives back the place of {@code user}, named with {@link #pinnedBy}. */
+    final void unpin(NativeObject user) {
+        life.release(user.life);
     }
 
     /** Open objects created from this one or using it. */

@@ -27,28 +27,39 @@ public final class ProtectionDomain extends NativeObject {
     }
 
     /**
-     * Registers a native segment ({@code ibv_reg_mr}). The region keeps the segment reachable; the caller
-     * must keep the segment's arena open until the region is closed (closing it earlier is reported when
-     * the region is closed). Prefer {@link #allocateRegion(long, Access...)}, which owns its memory.
+     * Registers a native segment ({@code ibv_reg_mr}) with {@link Access} bits, e.g.
+     * {@code Access.LOCAL_WRITE | Access.REMOTE_READ}. The region keeps the segment reachable; the caller must keep
+     * the segment's arena open until the region is closed (closing it earlier is reported when the region is
+     * closed). Prefer {@link #allocateRegion(long, int)}, which owns its memory.
      */
-    public MemoryRegion registerMemory(MemorySegment segment, Access... access) {
-        return register(segment, null, Access.mask(access));
-    }
-
-    /** Like {@link #registerMemory(MemorySegment, Access...)} with IBV_ACCESS_* bits. */
     public MemoryRegion registerMemory(MemorySegment segment, int accessFlags) {
         return register(segment, null, accessFlags);
     }
 
     /**
-     * Allocates page-aligned, zeroed native memory and registers it; the memory is freed when the region is
-     * closed, after deregistration, so the device can never write into freed memory.
+     * {@link #registerMemory(MemorySegment, int)} with the bits ORed together.
+     *
+     * @deprecated combine the {@link Access} bits with {@code |}.
      */
-    public MemoryRegion allocateRegion(long bytes, Access... access) {
-        return allocateRegion(bytes, Access.mask(access));
+    @Deprecated
+    public MemoryRegion registerMemory(MemorySegment segment, int access, int more, int... rest) {
+        return registerMemory(segment, access | more | Access.mask(rest));
     }
 
-    /** Like {@link #allocateRegion(long, Access...)} with IBV_ACCESS_* bits. */
+    /**
+     * {@link #allocateRegion(long, int)} with the bits ORed together.
+     *
+     * @deprecated combine the {@link Access} bits with {@code |}.
+     */
+    @Deprecated
+    public MemoryRegion allocateRegion(long bytes, int access, int more, int... rest) {
+        return allocateRegion(bytes, access | more | Access.mask(rest));
+    }
+
+    /**
+     * Allocates page-aligned, zeroed native memory and registers it with {@link Access} bits; the memory is freed
+     * when the region is closed, after deregistration, so the device can never write into freed memory.
+     */
     public MemoryRegion allocateRegion(long bytes, int accessFlags) {
         if (bytes <= 0) {
             throw new IllegalArgumentException("region size must be positive, not " + bytes);
@@ -79,10 +90,11 @@ public final class ProtectionDomain extends NativeObject {
             if (mr.equals(MemorySegment.NULL)) {
                 int errno = Downcalls.errno();
                 String what = "device " + context.name() + ", " + segment.byteSize() + " bytes at 0x"
-                        + Long.toHexString(segment.address()) + ", access 0x" + Integer.toHexString(accessFlags);
+                        + Long.toHexString(segment.address()) + ", access 0x" + Integer.toHexString(accessFlags)
+                        + " (" + Access.describe(accessFlags) + ")";
                 // A kernel whose device has no on-demand paging answers IBV_ACCESS_ON_DEMAND with EINVAL
                 // (ib_uverbs_reg_mr, e.g. Soft-RoCE on Linux 6.1), which reads like a bad argument; say what it is.
-                if ((accessFlags & Access.ON_DEMAND.bit()) != 0 && (context.onDemandPagingCaps() & 1) == 0) {
+                if ((accessFlags & Access.ON_DEMAND) != 0 && (context.onDemandPagingCaps() & 1) == 0) {
                     throw new VerbsUnsupportedException("ibv_reg_mr", errno, what
                             + ", IBV_ACCESS_ON_DEMAND: the device reports no on-demand paging (odp_caps.general_caps "
                             + "lacks IBV_ODP_SUPPORT)");

@@ -36,7 +36,7 @@ public final class QueuePair extends NativeObject {
     private final CompletionQueue recvCq;
     private final SharedReceiveQueue srq;
     private final int qpNumber;
-    private final int maxInlineData;
+    private final QueuePairCapabilities capabilities;
     private final ExtendedSend extendedSend;
     private final Runnable externalDestroy;
     private QueuePairState lastKnownState = QueuePairState.RESET;
@@ -48,8 +48,8 @@ public final class QueuePair extends NativeObject {
      */
     private volatile int udMaxMessage;
 
-    private QueuePair(ProtectionDomain pd, QueuePairInit init, MemorySegment handle, int maxInline, MemorySegment qpx,
-                      Runnable externalDestroy) {
+    private QueuePair(ProtectionDomain pd, QueuePairInit init, MemorySegment handle, QueuePairCapabilities granted,
+                      MemorySegment qpx, Runnable externalDestroy) {
         super(pd, "queue pair", handle);
         this.externalDestroy = externalDestroy;
         this.pd = pd;
@@ -58,7 +58,7 @@ public final class QueuePair extends NativeObject {
         this.recvCq = init.recvCq;
         this.srq = init.srq;
         this.qpNumber = handle.get(JAVA_INT, Offsets.ibv_qp.qp_num);
-        this.maxInlineData = maxInline;
+        this.capabilities = granted;
         this.extendedSend = qpx == null ? null : new ExtendedSend(this, qpx, init.sendOps);
     }
 
@@ -97,6 +97,11 @@ public final class QueuePair extends NativeObject {
             writeInitAttributes(attr, init);
             QueuePair qp = pd.life.create(create);
             made = true;
+            for (NativeObject used : uses) {
+                if (used != null) {
+                    used.pinnedBy(qp);
+                }
+            }
             return qp;
         } finally {
             for (int i = 0; i < pinned && !made; i++) {
@@ -131,12 +136,11 @@ public final class QueuePair extends NativeObject {
                             + ", max_inline_data " + init.maxInlineData);
                 }
                 qp = qp.reinterpret(Structs.ibv_qp.byteSize());
-                int maxInline = a.get(JAVA_INT, ibv_qp_init_attr.cap__max_inline_data);
                 MemorySegment qpx = null;
                 if (ex) {
                     qpx = ((MemorySegment) Ibv.ibv_qp_to_qp_ex.handle().invokeExact(qp)).reinterpret(Structs.ibv_qp_ex.byteSize());
                 }
-                return new QueuePair(pd, init, qp, maxInline, qpx, null);
+                return new QueuePair(pd, init, qp, granted(a), qpx, null);
             });
         }
     }
@@ -161,13 +165,20 @@ public final class QueuePair extends NativeObject {
                             + ", max_send_wr " + init.maxSendWr + ", max_recv_wr " + init.maxRecvWr);
                 }
                 qp = qp.reinterpret(Structs.ibv_qp.byteSize());
-                QueuePair created = new QueuePair(pd, init, qp, a.get(JAVA_INT, ibv_qp_init_attr.cap__max_inline_data),
-                        null, destroyer);
+                QueuePair created = new QueuePair(pd, init, qp, granted(a), null, destroyer);
                 // librdmacm moves its QPs to INIT itself (and to RTR/RTS on connect).
                 created.lastKnownState = QueuePairState.INIT;
                 return created;
             });
         }
+    }
+
+    /** The cap members the create verb wrote back into the init attributes: what the device granted. */
+    private static QueuePairCapabilities granted(MemorySegment a) {
+        return new QueuePairCapabilities(a.get(JAVA_INT, ibv_qp_init_attr.cap__max_send_wr),
+                a.get(JAVA_INT, ibv_qp_init_attr.cap__max_recv_wr), a.get(JAVA_INT, ibv_qp_init_attr.cap__max_send_sge),
+                a.get(JAVA_INT, ibv_qp_init_attr.cap__max_recv_sge),
+                a.get(JAVA_INT, ibv_qp_init_attr.cap__max_inline_data));
     }
 
     /** qp_num, what the peer puts in dest_qp_num (RC/UC) or remote_qpn (UD). */
@@ -191,9 +202,17 @@ public final class QueuePair extends NativeObject {
         return recvCq;
     }
 
-    /** The inline size the device granted (may exceed the request). */
+    /** The inline size the device granted (may exceed the request); {@code capabilities().maxInlineData()}. */
     public int maxInlineData() {
-        return maxInlineData;
+        return capabilities.maxInlineData();
+    }
+
+    /**
+     * The depths, scatter/gather sizes and inline size the device granted at creation (each may exceed what
+     * {@link QueuePairInit} asked for); read once from what the create verb wrote back, so no query is needed.
+     */
+    public QueuePairCapabilities capabilities() {
+        return capabilities;
     }
 
     @Override
@@ -286,47 +305,58 @@ public final class QueuePair extends NativeObject {
                 + "error (IBTA C10-93.1.1)" + (what.isEmpty() ? "" : "; " + what));
     }
 
+    /** Posts send work requests 0..n-1 of the batch as one list: {@code postSend(batch, 0, n)}. */
+    public void postSend(SendWorkRequests batch, int n) {
+        postSend(batch, 0, n);
+    }
+
     /**
-     * Posts work requests 0..n-1 of the batch as one list ({@code ibv_post_send}). Throws
-     * {@link VerbsException} when the provider rejects one (wrong QP state, queue full, bad opcode for the
-     * QP type); the message names its index. On a UD QP, a message longer than the port MTU is refused with
-     * {@link IllegalArgumentException} before anything is posted (the device would drop it silently). Throws
+     * Posts send work requests [from, from+n) of the batch as one list ({@code ibv_post_send}), like
+     * {@link #postRecv(RecvWorkRequests, int, int)}: a ring of prepared requests can be posted slot by slot without
+     * copying. Throws {@link VerbsException} when the provider rejects one (wrong QP state, queue full, bad opcode
+     * for the QP type); the message names its index. On a UD QP, a message longer than the port MTU is refused
+     * with {@link IllegalArgumentException} before anything is posted (the device would drop it silently). Throws
      * IllegalStateException once the QP is closed, or while another thread closes it.
      */
-    public void postSend(SendWorkRequests batch, int n) {
+    public void postSend(SendWorkRequests batch, int from, int n) {
         QueuePairState known = lastKnownState;
         if (known == QueuePairState.RESET || known == QueuePairState.INIT || known == QueuePairState.RTR) {
             refuseSendBeforeRts(n);
         }
-        batch.chain(n);
+        MemorySegment first = batch.chainRange(from, n);
         int udMax = udMaxMessage;
         if (udMax > 0) {
-            int bad = batch.firstLongerThan(n, udMax);
+            int bad = batch.firstLongerThan(from, n, udMax);
             if (bad >= 0) {
-                throw udTooLong(this, batch.messageLength(bad), udMax, "work request " + bad + " of " + n
-                        + ", nothing was posted");
+                throw udTooLong(this, batch.messageLength(bad), udMax, "work request " + bad + " of "
+                        + range(from, n) + ", nothing was posted");
             }
         }
         Lifetime l = life;
         MemorySegment h = l.enter();
         int rc;
         try {
-            rc = (int) Shim.DataPath.rdmaffm_post_send.invokeExact(h, batch.wrs, batch.badWr);
+            rc = (int) Shim.DataPath.rdmaffm_post_send.invokeExact(h, first, batch.badWr);
         } catch (Throwable t) {
             throw Errors.unchecked(t);
         } finally {
             l.exit();
         }
         if (batch.hasBinds) {
-            batch.afterPosted(rc == 0 ? n : Math.max(0, batch.badIndex()));
+            batch.afterPosted(from, rc == 0 ? n : Math.max(0, batch.badIndex() - from));
         }
         if (rc != 0) {
             // Providers that refuse the whole list (e.g. wrong QP state) leave bad_wr unset.
             int bad = batch.badIndex();
             throw Errors.of("ibv_post_send", Errors.postErrno(rc), "QP 0x"
                     + Integer.toHexString(qpNumber) + " (" + type + ", last set state " + lastKnownState + ")"
-                    + (bad >= 0 ? ", work request " + bad + " of " + n : ", " + n + " work request(s)"));
+                    + (bad >= 0 ? ", work request " + bad + " of " + range(from, n) : ", " + n + " work request(s)"));
         }
+    }
+
+    /** The posted range for messages: "8" for entries 0..7 (as before ranges), "[2, 5)" otherwise. */
+    private static String range(int from, int n) {
+        return from == 0 ? String.valueOf(n) : "[" + from + ", " + (from + n) + ")";
     }
 
     /**
@@ -400,12 +430,12 @@ public final class QueuePair extends NativeObject {
 
     @Override
     void afterClose() {
-        sendCq.unpin();
+        sendCq.unpin(this);
         if (recvCq != sendCq) {
-            recvCq.unpin();
+            recvCq.unpin(this);
         }
         if (srq != null) {
-            srq.unpin();
+            srq.unpin(this);
         }
     }
 }

@@ -29,6 +29,7 @@ public final class RecvWorkRequests implements AutoCloseable {
     private final int size;
     private final int maxSge;
     private final MemorySegment[] slots;
+    private final MemorySegment[] sgeLists;
 
     public RecvWorkRequests(int size, int maxSge) {
         if (size < 1 || maxSge < 1) {
@@ -41,9 +42,11 @@ public final class RecvWorkRequests implements AutoCloseable {
         this.sges = arena.allocate(SGE_SIZE * size * maxSge, 64);
         this.badWr = arena.allocate(ADDRESS);
         this.slots = new MemorySegment[size];
+        this.sgeLists = new MemorySegment[size];
         for (int i = 0; i < size; i++) {
-            slots[i] = wrs.asSlice(i * WR_SIZE);
-            wrs.set(ADDRESS, i * WR_SIZE + SG_LIST, sges.asSlice(i * maxSge * SGE_SIZE, maxSge * SGE_SIZE));
+            slots[i] = wrs.asSlice(i * WR_SIZE, WR_SIZE);
+            sgeLists[i] = sges.asSlice(i * maxSge * SGE_SIZE, maxSge * SGE_SIZE);
+            wrs.set(ADDRESS, i * WR_SIZE + SG_LIST, sgeLists[i]);
         }
     }
 
@@ -82,6 +85,18 @@ public final class RecvWorkRequests implements AutoCloseable {
         if (wrs.get(JAVA_INT, i * WR_SIZE + NUM_SGE) <= j) {
             wrs.set(JAVA_INT, i * WR_SIZE + NUM_SGE, j + 1);
         }
+        return this;
+    }
+
+    /**
+     * Clears entry i (wr_id, num_sge and its SGEs) as a new batch has it, so no SGE of an earlier use carries over;
+     * no allocation.
+     */
+    public RecvWorkRequests reset(int i) {
+        checkIndex(i);
+        slots[i].fill((byte) 0);
+        sgeLists[i].fill((byte) 0);
+        wrs.set(ADDRESS, i * WR_SIZE + SG_LIST, sgeLists[i]);
         return this;
     }
 

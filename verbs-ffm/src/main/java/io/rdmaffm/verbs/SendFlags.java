@@ -1,6 +1,9 @@
 package io.rdmaffm.verbs;
 
-/** enum ibv_send_flags bits, for {@link SendWorkRequests.Request#flags(int)}. */
+/**
+ * enum ibv_send_flags bits, for {@link SendWorkRequests.Request#flags(int)}, combined with {@code |}. Int bits like
+ * every flag set of this API (the reason is in {@link Access}): they are set once per work request, on the data path.
+ */
 public final class SendFlags {
     private SendFlags() {
     }

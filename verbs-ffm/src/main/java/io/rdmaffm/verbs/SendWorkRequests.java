@@ -54,6 +54,8 @@ public final class SendWorkRequests implements AutoCloseable {
     private final int size;
     private final int maxSge;
     private final Request[] requests;
+    /** Entry i's struct, for posting from it: one view each, made once. */
+    private final MemorySegment[] slots;
     /** Type 2 windows bound by BIND_MW in each slot, and their new rkeys (see {@link #afterPosted}). */
     private final MemoryWindow[] boundWindows;
     private final int[] boundRkeys;
@@ -71,11 +73,13 @@ public final class SendWorkRequests implements AutoCloseable {
         this.sges = arena.allocate(SGE_SIZE * size * maxSge, 64);
         this.badWr = arena.allocate(ADDRESS);
         this.requests = new Request[size];
+        this.slots = new MemorySegment[size];
         this.boundWindows = new MemoryWindow[size];
         this.boundRkeys = new int[size];
         for (int i = 0; i < size; i++) {
-            requests[i] = new Request(i);
-            wrs.set(ADDRESS, i * WR_SIZE + SG_LIST, sges.asSlice(i * maxSge * SGE_SIZE, maxSge * SGE_SIZE));
+            slots[i] = wrs.asSlice(i * WR_SIZE, WR_SIZE);
+            requests[i] = new Request(i, sges.asSlice(i * maxSge * SGE_SIZE, maxSge * SGE_SIZE));
+            wrs.set(ADDRESS, i * WR_SIZE + SG_LIST, requests[i].sgeList);
         }
     }
 
@@ -88,29 +92,31 @@ public final class SendWorkRequests implements AutoCloseable {
         return requests[i];
     }
 
-    /** Links entries 0..n-1 through their next pointers, the last one ending the list. */
-    void chain(int n) {
-        if (n < 1 || n > size) {
-            throw new IllegalArgumentException("cannot post " + n + " of " + size + " work requests");
+    /** Links entries [from, from+n) through their next pointers, the last one ending the list; returns the first. */
+    MemorySegment chainRange(int from, int n) {
+        if (from < 0 || n < 1 || from + n > size) {
+            throw new IllegalArgumentException("cannot post work requests [" + from + ", " + (from + n) + ") of "
+                    + size);
         }
-        for (int i = 0; i < n - 1; i++) {
+        for (int i = from; i < from + n - 1; i++) {
             wrs.set(JAVA_LONG, i * WR_SIZE + NEXT, wrs.address() + (i + 1) * WR_SIZE);
         }
-        wrs.set(JAVA_LONG, (n - 1) * WR_SIZE + NEXT, 0L);
+        wrs.set(JAVA_LONG, (from + n - 1) * WR_SIZE + NEXT, 0L);
         // A stale bad_wr from an earlier failure would name the wrong request.
         badWr.set(JAVA_LONG, 0, 0L);
+        return slots[from];
     }
 
     /**
-     * After work requests 0..k-1 were accepted by ibv_post_send: a BIND_MW among them gave its type 2
+     * After work requests [from, from+k) were accepted by ibv_post_send: a BIND_MW among them gave its type 2
      * window a new rkey. verbs.h leaves {@code ibv_mw.rkey} at the old value for a bind by work request,
      * but providers read it as the window's current rkey when the next BIND_MW is posted (Soft-RoCE sends
      * it to the kernel, which refuses a bind whose old rkey does not match), so re-binding an invalidated
      * window would fail. Record the new rkey there, as Soft-RoCE itself does for type 1 binds ("user has to
      * undo this if he gets an error wc"). Only runs when a slot was set up with bindMemoryWindow.
      */
-    void afterPosted(int k) {
-        for (int i = 0; i < k; i++) {
+    void afterPosted(int from, int k) {
+        for (int i = from; i < from + k; i++) {
             MemoryWindow mw = boundWindows[i];
             if (mw != null && wrs.get(JAVA_INT, i * WR_SIZE + OPCODE) == SendOpcode.BIND_MW.value()) {
                 mw.boundTo(boundRkeys[i]);
@@ -130,9 +136,9 @@ public final class SendWorkRequests implements AutoCloseable {
         return total;
     }
 
-    /** The first of work requests 0..n-1 that carries more than {@code limit} bytes, or -1 (allocation-free). */
-    int firstLongerThan(int n, int limit) {
-        for (int i = 0; i < n; i++) {
+    /** The first of work requests [from, from+n) that carries more than {@code limit} bytes, or -1 (allocation-free). */
+    int firstLongerThan(int from, int n, int limit) {
+        for (int i = from; i < from + n; i++) {
             if (messageLength(i) > limit) {
                 return i;
             }
@@ -153,17 +159,35 @@ public final class SendWorkRequests implements AutoCloseable {
         }
     }
 
-    /** One work request. Setters write straight into the native struct and return this view. */
+    /**
+     * One work request. Setters write straight into the native struct and return this view. A field keeps its value
+     * until it is set again, also across posts: {@link #reset()} clears them all before a request is reused for
+     * something else.
+     */
     public final class Request {
         private final long base;
         private final long sgeBase;
-
         private final int index;
+        private final MemorySegment sgeList;
 
-        Request(int index) {
+        Request(int index, MemorySegment sgeList) {
             this.index = index;
             this.base = index * WR_SIZE;
             this.sgeBase = (long) index * maxSge * SGE_SIZE;
+            this.sgeList = sgeList;
+        }
+
+        /**
+         * Clears every field (wr_id, opcode, flags, num_sge, immediate data, the RDMA/atomic/UD/bind targets and the
+         * SGEs) as a new batch has them, so nothing of an earlier use carries over: two small memory fills, no
+         * allocation. The opcode becomes 0, which is RDMA_WRITE; set the one you want.
+         */
+        public Request reset() {
+            slots[index].fill((byte) 0);
+            sgeList.fill((byte) 0);
+            wrs.set(ADDRESS, base + SG_LIST, sgeList);
+            boundWindows[index] = null;
+            return this;
         }
 
         public Request wrId(long id) {

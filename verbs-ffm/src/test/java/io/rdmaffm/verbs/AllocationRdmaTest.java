@@ -27,7 +27,7 @@ class AllocationRdmaTest {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assertTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
         try (RcLoopback lo = new RcLoopback(64, 64);
-             MemoryRegion mr = lo.pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+             MemoryRegion mr = lo.pd.allocateRegion(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
              SendWorkRequests send = new SendWorkRequests(1, 1);
              Completions wc = new Completions(16)) {
             send.get(0).wrId(42).opcode(SendOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)

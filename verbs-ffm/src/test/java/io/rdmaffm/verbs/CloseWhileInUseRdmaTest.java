@@ -141,7 +141,7 @@ class CloseWhileInUseRdmaTest {
 
         Round(MemorySegment buffer) {
             RcLoopback.connectToSelf(qp, ctx);
-            mr = pd.registerMemory(buffer.asSlice(0, 4096), Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            mr = pd.registerMemory(buffer.asSlice(0, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             scratch = buffer.asSlice(4096, 4096);
             send.get(0).wrId(1).opcode(SendOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED).local(mr, 0, 64)
                     .rdma(mr.addressOf(1024, 64), mr.rkey());

@@ -50,8 +50,7 @@ final class Loopback implements AutoCloseable {
                 : ctx.createCompletionQueue(256, channel, 0);
         a = pd.createQueuePair(init(type, extendedSendOps));
         b = pd.createQueuePair(init(type, extendedSendOps));
-        int access = Access.mask(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC,
-                Access.MW_BIND);
+        int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC | Access.MW_BIND;
         bufA = pd.allocateRegion(bufferBytes, access);
         bufB = pd.allocateRegion(bufferBytes, access);
         if (connect) {
@@ -101,8 +100,8 @@ final class Loopback implements AutoCloseable {
 
     /** RESET→INIT→RTR→RTS for one side of an RC/UC connection (PSNs 0x1000, ACK timeout 14, 7 retries). */
     void connect(QueuePair self, QueuePair peer, QueuePairType type) {
-        int remoteAccess = Access.mask(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
-        self.modify(QueuePairAttributes.init(PORT, type == QueuePairType.UC ? Access.mask(Access.REMOTE_WRITE) : remoteAccess));
+        int remoteAccess = Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
+        self.modify(QueuePairAttributes.init(PORT, type == QueuePairType.UC ? Access.REMOTE_WRITE : remoteAccess));
         if (type == QueuePairType.RC) {
             self.modify(QueuePairAttributes.rtrRc(Mtu.MTU_1024, peer.qpNumber(), 0x1000, addressVector(), 16));
             self.modify(QueuePairAttributes.rtsRc(0x1000, 14, 7, 7, 16));

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("rdma")
 class MemoryRegistrationRdmaTest {
-    private static final Access[] FLAGS = {Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ,
+    private static final int[] FLAGS = {Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ,
         Access.REMOTE_ATOMIC, Access.MW_BIND, Access.RELAXED_ORDERING};
     private static final int EINVAL = 22;
     private static final int EOPNOTSUPP = 95;
@@ -32,20 +32,20 @@ class MemoryRegistrationRdmaTest {
     void everyAccessFlagCombination() {
         try (Context ctx = Context.open(RdmaTestDevice.name());
              ProtectionDomain pd = ctx.allocateProtectionDomain()) {
-            int remote = Access.mask(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
+            int remote = Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
             int accepted = 0;
             for (int combo = 0; combo < 1 << FLAGS.length; combo++) {
                 int mask = 0;
                 StringBuilder names = new StringBuilder();
                 for (int f = 0; f < FLAGS.length; f++) {
                     if ((combo & 1 << f) != 0) {
-                        mask |= FLAGS[f].bit();
-                        names.append(FLAGS[f]).append(' ');
+                        mask |= FLAGS[f];
+                        names.append(Access.describe(FLAGS[f])).append(' ');
                     }
                 }
                 // IB spec (and ib_check_mr_access): remote write or atomic needs local write.
-                boolean valid = (mask & Access.mask(Access.REMOTE_WRITE, Access.REMOTE_ATOMIC)) == 0
-                        || (mask & Access.LOCAL_WRITE.bit()) != 0;
+                boolean valid = (mask & (Access.REMOTE_WRITE | Access.REMOTE_ATOMIC)) == 0
+                        || (mask & Access.LOCAL_WRITE) != 0;
                 if (valid) {
                     try (MemoryRegion mr = pd.allocateRegion(8192, mask)) {
                         accepted++;
@@ -78,7 +78,7 @@ class MemoryRegistrationRdmaTest {
              RecvWorkRequests recv = new RecvWorkRequests(1, 1)) {
             // Deliberately not page aligned.
             MemorySegment user = arena.allocate(3 * 4096 + 100, 8).asSlice(100);
-            int all = Access.mask(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
+            int all = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
             MemoryRegion mr = lb.keep(lb.pd.registerMemory(user, all));
             assertSame(user, mr.segment());
             assertEquals(user.address(), mr.address());
@@ -136,10 +136,10 @@ class MemoryRegistrationRdmaTest {
     void remoteAccessWithoutTheFlagIsARemoteAccessError() throws Exception {
         try (Loopback lb = new Loopback(QueuePairType.RC, 1 << 14, 0);
              SendWorkRequests send = new SendWorkRequests(1, 1)) {
-            int lw = Access.LOCAL_WRITE.bit();
-            MemoryRegion noWrite = lb.keep(lb.pd.allocateRegion(4096, lw | Access.REMOTE_READ.bit() | Access.REMOTE_ATOMIC.bit()));
-            MemoryRegion noRead = lb.keep(lb.pd.allocateRegion(4096, lw | Access.REMOTE_WRITE.bit() | Access.REMOTE_ATOMIC.bit()));
-            MemoryRegion noAtomic = lb.keep(lb.pd.allocateRegion(4096, lw | Access.REMOTE_WRITE.bit() | Access.REMOTE_READ.bit()));
+            int lw = Access.LOCAL_WRITE;
+            MemoryRegion noWrite = lb.keep(lb.pd.allocateRegion(4096, lw | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
+            MemoryRegion noRead = lb.keep(lb.pd.allocateRegion(4096, lw | Access.REMOTE_WRITE | Access.REMOTE_ATOMIC));
+            MemoryRegion noAtomic = lb.keep(lb.pd.allocateRegion(4096, lw | Access.REMOTE_WRITE | Access.REMOTE_READ));
             // Each region allows the other two operations.
             assertEquals(WorkCompletionStatus.SUCCESS, op(lb, send, SendOpcode.RDMA_READ, noWrite));
             assertEquals(WorkCompletionStatus.SUCCESS, op(lb, send, SendOpcode.ATOMIC_FETCH_AND_ADD, noWrite));
@@ -167,7 +167,7 @@ class MemoryRegistrationRdmaTest {
     void onDemandPagingIsNotAvailableOnThisKernel() {
         try (Context ctx = Context.open(RdmaTestDevice.name());
              ProtectionDomain pd = ctx.allocateProtectionDomain()) {
-            int odp = Access.mask(Access.LOCAL_WRITE, Access.ON_DEMAND);
+            int odp = Access.LOCAL_WRITE | Access.ON_DEMAND;
             VerbsException e = assertThrows(VerbsException.class, () -> pd.allocateRegion(8192, odp));
             assertEquals("ibv_reg_mr", e.verb());
             // Linux 6.1's ib_uverbs_reg_mr answers ON_DEMAND on a device without on-demand paging with EINVAL
@@ -178,7 +178,7 @@ class MemoryRegistrationRdmaTest {
             assertTrue(e.getMessage().contains("access 0x41"), e.getMessage());
             assertTrue(e.getMessage().contains("no on-demand paging"), e.getMessage());
             // The same flags without ON_DEMAND register fine.
-            pd.allocateRegion(8192, Access.LOCAL_WRITE.bit()).close();
+            pd.allocateRegion(8192, Access.LOCAL_WRITE).close();
         }
     }
 
@@ -188,7 +188,7 @@ class MemoryRegistrationRdmaTest {
              ProtectionDomain pd = ctx.allocateProtectionDomain()) {
             // rxe has no reg_dmabuf_mr op: libibverbs' stub answers EOPNOTSUPP before the fd is looked at.
             VerbsException e = assertThrows(VerbsException.class,
-                    () -> pd.registerDmabuf(0, 4096, 0x10000, ctx.asyncEventFd(), Access.LOCAL_WRITE.bit()));
+                    () -> pd.registerDmabuf(0, 4096, 0x10000, ctx.asyncEventFd(), Access.LOCAL_WRITE));
             assertInstanceOf(VerbsUnsupportedException.class, e, e.getMessage());
             assertEquals("ibv_reg_dmabuf_mr", e.verb());
             assertEquals(EOPNOTSUPP, e.errno(), e.getMessage());

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("rdma")
 class MemoryWindowRdmaTest {
-    private static final int RW = Access.mask(Access.REMOTE_WRITE, Access.REMOTE_READ);
+    private static final int RW = Access.REMOTE_WRITE | Access.REMOTE_READ;
 
     /** One signaled RDMA write of {@code length} bytes from bufA[0..] to {@code remote} through {@code rkey}. */
     private static WorkCompletionStatus write(Loopback lb, SendWorkRequests send, long id, long remote, int length, int rkey) {
@@ -82,7 +82,7 @@ class MemoryWindowRdmaTest {
             // Re-bind the same type 1 window read-only: a new rkey; the old one is dead, and writing through
             // the new one is refused because the window does not grant REMOTE_WRITE.
             int readOnly = lb.b.bindMemoryWindow(mw, 51, SendFlags.SIGNALED, lb.bufB, 4096, 4096,
-                    Access.REMOTE_READ.bit());
+                    Access.REMOTE_READ);
             assertEquals((rkey & 0xffffff00) | ((rkey + 1) & 0xff), readOnly);
             assertEquals(WorkCompletionStatus.SUCCESS, lb.await(1).status[0]);
             send.get(0).wrId(5).opcode(SendOpcode.RDMA_READ).flags(SendFlags.SIGNALED).local(lb.bufA, 8192, 64)

@@ -35,7 +35,7 @@ class MisuseRdmaTest {
     void everyObjectTypeRefusesUseAfterCloseAndClosesTwiceQuietly() {
         Context ctx = Context.open(RdmaTestDevice.name());
         ProtectionDomain pd = ctx.allocateProtectionDomain();
-        MemoryRegion mr = pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.MW_BIND);
+        MemoryRegion mr = pd.allocateRegion(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.MW_BIND);
         CompletionChannel channel = ctx.createCompletionChannel();
         CompletionQueue cq = ctx.createCompletionQueue(8, channel, 0);
         SharedReceiveQueue srq = pd.createSharedReceiveQueue(8, 1, 0);
@@ -158,7 +158,7 @@ class MisuseRdmaTest {
     @Test
     void anSgeBeyondItsMemoryRegion() {
         try (RcLoopback lo = new RcLoopback(8, 8);
-             MemoryRegion mr = lo.pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+             MemoryRegion mr = lo.pd.allocateRegion(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
              SendWorkRequests send = new SendWorkRequests(1, 1);
              Completions wc = new Completions(1)) {
             // The checked builder refuses before anything reaches the device.
@@ -262,7 +262,7 @@ class MisuseRdmaTest {
     @Test
     void postingMoreThanTheBatchOrTheQueueHolds() {
         try (RcLoopback lo = new RcLoopback(64, 4);
-             MemoryRegion mr = lo.pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+             MemoryRegion mr = lo.pd.allocateRegion(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
              SendWorkRequests send = new SendWorkRequests(64, 1);
              RecvWorkRequests recv = new RecvWorkRequests(2, 1);
              Completions wc = new Completions(64)) {
@@ -294,7 +294,7 @@ class MisuseRdmaTest {
              ProtectionDomain pd = ctx.allocateProtectionDomain();
              MemoryRegion mr = pd.allocateRegion(4096, Access.LOCAL_WRITE);
              CompletionQueue cq = ctx.createCompletionQueue(8)) {
-            VerbsException rereg = assertThrows(VerbsException.class, () -> mr.reregister(Access.LOCAL_WRITE.bit()));
+            VerbsException rereg = assertThrows(VerbsException.class, () -> mr.reregister(Access.LOCAL_WRITE));
             report("ibv_rereg_mr", rereg);
             assertEquals("ibv_rereg_mr", rereg.verb());
             assertTrue(rereg instanceof VerbsUnsupportedException, rereg.getMessage());
@@ -315,7 +315,7 @@ class MisuseRdmaTest {
     void overrunningATooSmallCompletionQueueIsReportedNotFatal() {
         try (Context ctx = Context.open(RdmaTestDevice.name());
              ProtectionDomain pd = ctx.allocateProtectionDomain();
-             MemoryRegion mr = pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+             MemoryRegion mr = pd.allocateRegion(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
              CompletionQueue small = ctx.createCompletionQueue(1);
              QueuePair qp = pd.createQueuePair(new QueuePairInit(QueuePairType.RC, small, small).maxSendWr(64));
              SendWorkRequests send = new SendWorkRequests(64, 1);

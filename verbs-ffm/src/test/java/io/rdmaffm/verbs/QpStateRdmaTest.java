@@ -29,7 +29,7 @@ class QpStateRdmaTest {
             assertEquals(QueuePairState.RESET, q.state());
             assertTrue(q.maxSendWr() >= 64 && q.maxRecvWr() >= 64, q.toString());
 
-            int access = Access.mask(Access.REMOTE_WRITE, Access.REMOTE_READ);
+            int access = Access.REMOTE_WRITE | Access.REMOTE_READ;
             a.modify(QueuePairAttributes.init(Loopback.PORT, access));
             q = a.query();
             assertEquals(QueuePairState.INIT, q.state());
@@ -138,7 +138,7 @@ class QpStateRdmaTest {
     void aVanishedPeerEndsInRetryExceededWithinTheRetryBudget() throws Exception {
         try (Loopback lb = new Loopback(QueuePairType.RC, 1 << 14, 0, Loopback.CqKind.PLAIN, false);
              SendWorkRequests send = new SendWorkRequests(2, 1)) {
-            int access = Access.mask(Access.REMOTE_WRITE, Access.REMOTE_READ);
+            int access = Access.REMOTE_WRITE | Access.REMOTE_READ;
             // A waits 4.096 µs × 2^12 ≈ 17 ms for an ACK and retries twice: gives up after ~50 ms of silence.
             lb.a.modify(QueuePairAttributes.init(Loopback.PORT, access));
             lb.a.modify(QueuePairAttributes.rtrRc(Mtu.MTU_1024, lb.b.qpNumber(), 0, lb.addressVector(), 16));

@@ -7,8 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /** Test support: one RC queue pair on the test device, connected to itself, and bounded completion waits. */
 final class RcLoopback implements AutoCloseable {
-    static final int ALL_REMOTE = Access.mask(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ,
-            Access.REMOTE_ATOMIC);
+    static final int ALL_REMOTE = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
 
     final Context ctx;
     final ProtectionDomain pd;
@@ -27,7 +26,7 @@ final class RcLoopback implements AutoCloseable {
     static void connectToSelf(QueuePair qp, Context ctx) {
         int gidIndex = RdmaTestDevice.gidIndex();
         byte[] gid = ctx.queryGid(1, gidIndex).gid();
-        qp.modify(QueuePairAttributes.init(1, ALL_REMOTE & ~Access.LOCAL_WRITE.bit()));
+        qp.modify(QueuePairAttributes.init(1, ALL_REMOTE & ~Access.LOCAL_WRITE));
         qp.modify(QueuePairAttributes.rtrRc(Mtu.MTU_1024, qp.qpNumber(), 0,
                 new AddressVector().port(1).global(gid, gidIndex), 1));
         qp.modify(QueuePairAttributes.rtsRc(0, 14, 7, 7, 1));

@@ -50,6 +50,17 @@ public final class RdmaTestDevice {
         return System.getenv("RDMA_IP");
     }
 
+    /** The device's IPv4 address: {@link #ipv4()}, else the address in its IPv4-mapped GID ({@link #gidIndex()}). */
+    public static java.net.InetAddress ipv4Address() throws java.net.UnknownHostException {
+        String device = name();
+        if (ipv4() != null) {
+            return java.net.InetAddress.getByName(ipv4());
+        }
+        try (Context ctx = Context.open(device)) {
+            return ctx.queryGid(1, gidIndex()).address();
+        }
+    }
+
     public static String netdev() {
         return System.getenv("RDMA_NETDEV");
     }

@@ -19,7 +19,7 @@ class ReadmeExampleRdmaTest {
         try (Context ctx = Context.open(device);
              ProtectionDomain pd = ctx.allocateProtectionDomain();
              MemoryRegion src = pd.allocateRegion(4096, Access.LOCAL_WRITE);
-             MemoryRegion dst = pd.allocateRegion(4096, Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+             MemoryRegion dst = pd.allocateRegion(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
              CompletionQueue cq = ctx.createCompletionQueue(16);
              QueuePair qp = pd.createQueuePair(new QueuePairInit(QueuePairType.RC, cq, cq));
              SendWorkRequests send = new SendWorkRequests(1, 1);
@@ -27,7 +27,7 @@ class ReadmeExampleRdmaTest {
              Completions wc = new Completions(1)) {
             // Loopback: the QP's peer is itself, reached through the port's RoCE v2 GID.
             byte[] gid = ctx.queryGid(1, gidIndex).gid();
-            qp.modify(QueuePairAttributes.init(1, Access.REMOTE_WRITE.bit()));
+            qp.modify(QueuePairAttributes.init(1, Access.REMOTE_WRITE));
             qp.modify(QueuePairAttributes.rtrRc(Mtu.MTU_1024, qp.qpNumber(), 0,
                     new AddressVector().port(1).global(gid, gidIndex), 1));
             qp.modify(QueuePairAttributes.rtsRc(0, 14, 7, 7, 1));

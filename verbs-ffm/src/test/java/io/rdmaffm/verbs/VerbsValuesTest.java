@@ -126,9 +126,11 @@ class VerbsValuesTest {
         assertThrows(IllegalArgumentException.class, () -> Mtu.ofBytes(1500));
 
         assertEquals(Constants.IBV_ACCESS_LOCAL_WRITE | Constants.IBV_ACCESS_REMOTE_READ,
-                Access.mask(Access.LOCAL_WRITE, Access.REMOTE_READ));
-        assertEquals(0, Access.mask());
-        assertEquals(Constants.IBV_ACCESS_RELAXED_ORDERING, Access.RELAXED_ORDERING.bit());
+                Access.LOCAL_WRITE | Access.REMOTE_READ);
+        assertEquals(Constants.IBV_ACCESS_RELAXED_ORDERING, Access.RELAXED_ORDERING);
+        assertEquals("LOCAL_WRITE|REMOTE_READ", Access.describe(Access.LOCAL_WRITE | Access.REMOTE_READ));
+        assertEquals("0", Access.describe(0));
+        assertEquals("ON_DEMAND|0x200", Access.describe(Access.ON_DEMAND | 0x200));
 
         assertEquals(WorkCompletionStatus.SUCCESS, WorkCompletionStatus.of(Constants.IBV_WC_SUCCESS));
         assertEquals(WorkCompletionStatus.LOC_PROT_ERR, WorkCompletionStatus.of(Constants.IBV_WC_LOC_PROT_ERR));

@@ -104,7 +104,7 @@ abstract class ToolCommand implements Callable<Integer> {
     boolean verify;
 
     @Option(names = {"--warmup"}, paramLabel = "N",
-            description = "Untimed iterations on a QP connected to itself before the run, so the JIT has compiled the loop (default: 20000; 0 = off).")
+            description = "Warm-up before the run, on a QP connected to itself: at least N loop iterations in short invocations, repeated until the JIT compiles nothing more (at most 30 s) (default: 20000; 0 = off).")
     Integer warmup;
 
     @Option(names = {"--timeout"}, paramLabel = "SEC",

@@ -129,7 +129,7 @@ public final class OpenDevice implements AutoCloseable {
     }
 
     /** The port in use ({@code -i}). */
-    int ibPort() {
+    public int ibPort() {
         return ibPort;
     }
 
@@ -154,7 +154,7 @@ public final class OpenDevice implements AutoCloseable {
     }
 
     /** The GID in use, or null. */
-    byte[] gid() {
+    public byte[] gid() {
         return gid == null ? null : gid.gid();
     }
 

@@ -2,6 +2,7 @@ package io.rdmaffm.perftest.engine;
 
 import io.rdmaffm.perftest.exchange.PingPongDest;
 import io.rdmaffm.perftest.exchange.SysData;
+import io.rdmaffm.perftest.jvm.WindowRecorder;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.vocab.BwReport;
@@ -40,6 +41,7 @@ public final class PerftestEngine implements AutoCloseable {
     private final int numQps;
     private final Resources res = new Resources();
     private final RdmaCmConnector cm;
+    private final WindowRecorder windows;
 
     private SysData sys = new SysData(4096, 64);
     private int mtu;
@@ -56,8 +58,12 @@ public final class PerftestEngine implements AutoCloseable {
     private Verifier verifier;
     private Measurement measurement;
 
-    /** An engine for {@code p} on {@code dev}, which the caller keeps open until this engine is closed. */
-    public PerftestEngine(RunParameters p, RunPlan plan, OpenDevice dev) {
+    /**
+     * An engine for {@code p} on {@code dev}, which the caller keeps open until this engine is closed; each
+     * measured loop is marked as a window in {@code windows}.
+     */
+    public PerftestEngine(RunParameters p, RunPlan plan, OpenDevice dev, WindowRecorder windows) {
+        this.windows = windows;
         this.p = p;
         this.plan = plan;
         this.dev = dev;
@@ -166,7 +172,7 @@ public final class PerftestEngine implements AutoCloseable {
         sendCq = res.add(c.createCompletionQueue(Math.max(1, plan.txDepth() * numQps), channel, 0));
         recvCq = verb == Verb.SEND ? res.add(c.createCompletionQueue(Math.max(1, plan.rxDepth() * numQps), channel, 0))
                 : sendCq;
-        int access = Access.mask(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC);
+        int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
         mr = res.add(pd.allocateRegion(2 * numQps * slot, access));
     }
 
@@ -259,27 +265,33 @@ public final class PerftestEngine implements AutoCloseable {
     public RunResult run(int sizeIndex) {
         long size = plan.size(sizeIndex);
         if (p.tool().bandwidth()) {
-            return runBandwidth(size);
+            return runBandwidth(size, sizeIndex);
         }
-        return runLatency(size);
+        return runLatency(size, sizeIndex);
     }
 
-    private RunResult runBandwidth(long size) {
+    private RunResult runBandwidth(long size, int window) {
         RunParameters.Workload w = p.workload();
         Measurement m = measurement;
         BwSpec b = LoopSpecs.bandwidth(p, plan, size, w.iterations(), true);
         if (verb == Verb.SEND && !p.isClient() && !w.bidirectional()) {
+            windows.open(window);
             BwLoops.sendServer(side, b, plan.rxDepth(), m);
+            windows.close(window);
             long n = w.duration() ? m.counted : w.iterations() * numQps;
             return new RunResult.Window(size, n, m.windowStart, m.windowEnd, verifier.received(size));
         }
         side.prepareSends(LoopSpecs.opcode(p), LoopSpecs.wireSize(p, size));
         Verification checked = Verification.none();
+        windows.open(window);
         if (verb == Verb.SEND && w.bidirectional()) {
             BwLoops.bidirectionalSend(side, b, !p.isClient(), plan.rxDepth(), m);
-            checked = verifier.received(size);
         } else {
             BwLoops.client(side, b, m);
+        }
+        windows.close(window);
+        if (verb == Verb.SEND && w.bidirectional()) {
+            checked = verifier.received(size);
         }
         if (verb == Verb.READ) {
             checked = verifier.read(size);
@@ -293,7 +305,7 @@ public final class PerftestEngine implements AutoCloseable {
     }
 
     /** Latency tools: one QP. */
-    private RunResult runLatency(long size) {
+    private RunResult runLatency(long size, int window) {
         RunParameters.Workload w = p.workload();
         Measurement m = measurement;
         boolean server = !p.isClient();
@@ -301,28 +313,28 @@ public final class PerftestEngine implements AutoCloseable {
         LatencySpec l = LoopSpecs.latency(p, plan, size, w.iterations(), plan.rxDepth(), server, true);
         long wire = LoopSpecs.wireSize(p, size);
         if (w.duration()) {
+            windows.open(window);
             switch (verb) {
                 case WRITE -> LatencyLoops.writeDuration(side, l, m);
                 case SEND -> LatencyLoops.sendDuration(side, l, m);
                 default -> LatencyLoops.oneSidedDuration(side, l, m);
             }
+            windows.close(window);
             return new RunResult.Window(wire, m.counted, m.windowStart, m.windowEnd, Verification.none());
         }
-        Verification checked;
+        windows.open(window);
         switch (verb) {
-            case WRITE -> {
-                LatencyLoops.write(side, l, m);
-                checked = verifier.writeLatency(size);
-            }
-            case SEND -> {
-                LatencyLoops.send(side, l, m);
-                checked = verifier.received(size);
-            }
-            default -> {
-                LatencyLoops.oneSided(side, l, m);
-                checked = verb == Verb.READ ? verifier.read(size) : Verification.none();
-            }
+            case WRITE -> LatencyLoops.write(side, l, m);
+            case SEND -> LatencyLoops.send(side, l, m);
+            default -> LatencyLoops.oneSided(side, l, m);
         }
+        windows.close(window);
+        Verification checked = switch (verb) {
+            case WRITE -> verifier.writeLatency(size);
+            case SEND -> verifier.received(size);
+            case READ -> verifier.read(size);
+            case ATOMIC -> Verification.none();
+        };
         return new RunResult.RoundTrips(wire, (int) w.iterations(), m.tposted, checked);
     }
 

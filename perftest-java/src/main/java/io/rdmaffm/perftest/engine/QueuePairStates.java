@@ -38,10 +38,10 @@ final class QueuePairStates {
             return;
         }
         int remoteAccess = switch (verb) {
-            case WRITE -> Access.mask(Access.REMOTE_WRITE);
-            case READ -> Access.mask(Access.REMOTE_READ);
-            case ATOMIC -> Access.mask(Access.REMOTE_ATOMIC);
-            case SEND -> Access.mask(Access.REMOTE_WRITE, Access.LOCAL_WRITE);
+            case WRITE -> Access.REMOTE_WRITE;
+            case READ -> Access.REMOTE_READ;
+            case ATOMIC -> Access.REMOTE_ATOMIC;
+            case SEND -> Access.REMOTE_WRITE | Access.LOCAL_WRITE;
         };
         qp.modify(QueuePairAttributes.init(ibPort, remoteAccess));
     }
@@ -80,7 +80,7 @@ final class QueuePairStates {
             return;
         }
         qp.modify(QueuePairAttributes.init(ibPort,
-                Access.mask(Access.REMOTE_WRITE, Access.REMOTE_READ, Access.REMOTE_ATOMIC)));
+                Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
         AddressVector av = addressVector(dev, p.endpoint().serviceLevel(), dev.gid(), dev.lid());
         qp.modify(QueuePairAttributes.rtrRc(Mtu.of(mtu), qp.qpNumber(), 0, av, Math.max(1, outReads)));
         qp.modify(QueuePairAttributes.rtsRc(0, p.endpoint().qpTimeout(), 7, 7, Math.max(1, outReads)));

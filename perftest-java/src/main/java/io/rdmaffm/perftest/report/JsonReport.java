@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.report;
 
 import io.rdmaffm.perftest.json.JsonWriter;
+import io.rdmaffm.perftest.jvm.WindowActivity;
 import io.rdmaffm.perftest.vocab.BwReport;
 import io.rdmaffm.perftest.vocab.BwUnit;
 import io.rdmaffm.perftest.vocab.Verb;
@@ -11,8 +12,10 @@ import java.util.Map;
 /**
  * The {@code --out_json} document: valid JSON (perftest 4.5's has unquoted keys and trailing commas) with the
  * same key names as perftest's, plus every parameter and every row.
+ * Schema {@code rdma-ffm.run/1} (docs/run-json.md) adds environment, device, and per row the measured window,
+ * latency histogram and time series; readers of perftest's keys are not disturbed.
  * <pre>
- * { "test_info": { "test": "RDMA_Write_BW_Test", "Dual_port": "OFF", ... },
+ * { "schema": "rdma-ffm.run/1", "test_info": { "test": "RDMA_Write_BW_Test", "Dual_port": "OFF", ... },
  *   "parameters": { ...what the command line resolved to... },
  *   "results": { ...the last row, as perftest keeps it... },
  *   "all_results": [ ...every row (several with -a)... ] }
@@ -23,50 +26,93 @@ public final class JsonReport {
     private JsonReport() {
     }
 
-    /** The document of a BW run. */
-    public static String bandwidth(BannerInfo info, Map<String, ?> parameters, BwUnit unit, List<BwReport> rows) {
-        JsonWriter w = start(info, parameters);
-        if (!rows.isEmpty()) {
-            w.name("results");
-            bwRow(w, rows.get(rows.size() - 1), unit);
-        }
-        w.name("all_results").beginArray();
-        for (BwReport r : rows) {
-            bwRow(w, r, unit);
-        }
-        return w.endArray().endObject().toString() + "\n";
+    /**
+     * What the run document adds to perftest's keys (docs/run-json.md): where it ran, on which device, and what
+     * the JVM did in each measured window (indexed by message size number; null where none was recorded).
+     */
+    public record Provenance(Environment environment, DeviceProvenance device, List<WindowActivity> windows) {
+        /** Nothing known beyond perftest's keys. */
+        public static final Provenance NONE = new Provenance(null, null, null);
     }
 
-    /** The document of a latency run. */
-    public static String latency(BannerInfo info, Map<String, ?> parameters, List<LatencyRow> rows) {
-        JsonWriter w = start(info, parameters);
+    /** The document of a BW run, without anything beyond perftest's keys. */
+    public static String bandwidth(BannerInfo info, Map<String, ?> parameters, BwUnit unit, List<BwReport> rows) {
+        return bandwidth(info, parameters, unit, rows, List.of(), Provenance.NONE);
+    }
+
+    /**
+     * The document of a BW run; {@code extras.get(i)} belongs to {@code rows.get(i)} (missing or null: a row
+     * this side did not measure, such as the client's row a server prints).
+     */
+    public static String bandwidth(BannerInfo info, Map<String, ?> parameters, BwUnit unit, List<BwReport> rows,
+            List<RowExtras> extras, Provenance prov) {
+        JsonWriter w = start(info, parameters, prov);
         if (!rows.isEmpty()) {
             w.name("results");
-            latRow(w, rows.get(rows.size() - 1));
+            bwRow(w, rows.get(rows.size() - 1), unit, extra(extras, rows.size() - 1), prov, false);
         }
         w.name("all_results").beginArray();
-        for (LatencyRow r : rows) {
-            latRow(w, r);
+        for (int i = 0; i < rows.size(); i++) {
+            bwRow(w, rows.get(i), unit, extra(extras, i), prov, true);
         }
-        return w.endArray().endObject().toString() + "\n";
+        w.endArray();
+        return end(w, prov);
+    }
+
+    /** The document of a latency run, without anything beyond perftest's keys. */
+    public static String latency(BannerInfo info, Map<String, ?> parameters, List<LatencyRow> rows) {
+        return latency(info, parameters, rows, List.of(), Provenance.NONE);
+    }
+
+    /** The document of a latency run; {@code extras.get(i)} belongs to {@code rows.get(i)}. */
+    public static String latency(BannerInfo info, Map<String, ?> parameters, List<LatencyRow> rows,
+            List<RowExtras> extras, Provenance prov) {
+        JsonWriter w = start(info, parameters, prov);
+        if (!rows.isEmpty()) {
+            w.name("results");
+            latRow(w, rows.get(rows.size() - 1), extra(extras, rows.size() - 1), prov, false);
+        }
+        w.name("all_results").beginArray();
+        for (int i = 0; i < rows.size(); i++) {
+            latRow(w, rows.get(i), extra(extras, i), prov, true);
+        }
+        w.endArray();
+        return end(w, prov);
+    }
+
+    /** A duration-mode ({@code -D}) latency run, without anything beyond perftest's keys. */
+    public static String latencyDuration(BannerInfo info, Map<String, ?> parameters, long size, long iters,
+            DurationLatency d) {
+        return latencyDuration(info, parameters, size, iters, d, null, Provenance.NONE);
     }
 
     /** A duration-mode ({@code -D}) latency run: size, round trips in the sample window, t_avg, tps. */
     public static String latencyDuration(BannerInfo info, Map<String, ?> parameters, long size, long iters,
-            DurationLatency d) {
-        JsonWriter w = start(info, parameters);
+            DurationLatency d, RowExtras extras, Provenance prov) {
+        JsonWriter w = start(info, parameters, prov);
         w.name("results").beginObject();
         w.name("MsgSize").value(size);
         w.name("n_iterations").value(iters);
         w.name("t_avg").fixed(d.avgUsec(), 2);
         w.name("tps_average").fixed(d.tps(), 2);
         w.name("unit").value("usec");
+        RunDocumentParts.window(w, RunDocumentParts.windowOf(prov.windows(), extras));
         w.endObject();
+        return end(w, prov);
+    }
+
+    private static RowExtras extra(List<RowExtras> extras, int i) {
+        return i < extras.size() ? extras.get(i) : null;
+    }
+
+    private static String end(JsonWriter w, Provenance prov) {
+        RunDocumentParts.window(w, RunDocumentParts.total(prov.windows()));
         return w.endObject().toString() + "\n";
     }
 
-    private static JsonWriter start(BannerInfo i, Map<String, ?> parameters) {
+    private static JsonWriter start(BannerInfo i, Map<String, ?> parameters, Provenance prov) {
         JsonWriter w = JsonWriter.pretty().beginObject();
+        w.name("schema").value(RunDocumentParts.SCHEMA);
         w.name("test_info").beginObject();
         w.name("test").value(PerftestFormat.title(i).strip().replace(' ', '_'));
         w.name("Dual_port").value(onOff(i.dualPort()));
@@ -103,6 +149,8 @@ public final class JsonReport {
             parameter(w.name(e.getKey()), e.getValue());
         }
         w.endObject();
+        RunDocumentParts.environment(w, prov.environment());
+        RunDocumentParts.device(w, prov.device());
         return w;
     }
 
@@ -115,7 +163,7 @@ public final class JsonReport {
         }
     }
 
-    private static void bwRow(JsonWriter w, BwReport r, BwUnit unit) {
+    private static void bwRow(JsonWriter w, BwReport r, BwUnit unit, RowExtras x, Provenance prov, boolean all) {
         boolean ext = unit == BwUnit.GB_PER_SEC && r.bwAvg() < 0.1;
         w.beginObject();
         w.name("MsgSize").value(r.size());
@@ -124,10 +172,11 @@ public final class JsonReport {
         w.name("BW_average").fixed(r.bwAvg(), ext ? 6 : 2);
         w.name("MsgRate").fixed(r.msgRate(), 6);
         w.name("BW_unit").value(unit.label());
+        extras(w, x, prov, all, false);
         w.endObject();
     }
 
-    private static void latRow(JsonWriter w, LatencyRow row) {
+    private static void latRow(JsonWriter w, LatencyRow row, RowExtras x, Provenance prov, boolean all) {
         LatencyResult r = row.figures();
         w.beginObject();
         w.name("MsgSize").value(row.size());
@@ -140,7 +189,17 @@ public final class JsonReport {
         w.name("percentile_99").fixed(r.p99(), 2);
         w.name("percentile_99.9").fixed(r.p999(), 2);
         w.name("unit").value("usec");
+        extras(w, x, prov, all, true);
         w.endObject();
+    }
+
+    /** Every row gets its measured window; rows of all_results also the histogram and time series. */
+    private static void extras(JsonWriter w, RowExtras x, Provenance prov, boolean all, boolean latency) {
+        if (all) {
+            RunDocumentParts.rowExtras(w, x, prov.windows(), latency);
+        } else {
+            RunDocumentParts.window(w, RunDocumentParts.windowOf(prov.windows(), x));
+        }
     }
 
     private static String onOff(boolean v) {

@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.report;
 
 import io.rdmaffm.perftest.exchange.PingPongDest;
+import io.rdmaffm.perftest.jvm.WindowActivity;
 import io.rdmaffm.perftest.vocab.BwReport;
 import io.rdmaffm.perftest.vocab.BwUnit;
 import io.rdmaffm.perftest.vocab.Mismatch;
@@ -34,6 +35,10 @@ public final class RunReporter {
     private final LatencyOutput latency;
     private final List<BwReport> bwRows = new ArrayList<>();
     private final List<LatencyRow> latRows = new ArrayList<>();
+    /** Per row of {@link #bwRows} or {@link #latRows}: what this side measured for it (null: nothing). */
+    private final List<RowExtras> extras = new ArrayList<>();
+    private RowExtras durationExtras;
+    private List<WindowActivity> windows;
     private BannerInfo banner;
     private DurationLatency durationResult;
     private long durationSize;
@@ -98,9 +103,15 @@ public final class RunReporter {
         print(PerftestFormat.RESULT_LINE);
     }
 
-    /** One bandwidth row. */
+    /** One bandwidth row this side did not measure (the client's, printed by a server). */
     public void bwRow(BwReport r) {
+        bwRow(r, null);
+    }
+
+    /** One bandwidth row, with what this side measured for it (null: nothing). */
+    public void bwRow(BwReport r, RowExtras measured) {
         bwRows.add(r);
+        extras.add(measured);
         print(PerftestFormat.bwRow(r, unit));
     }
 
@@ -108,7 +119,7 @@ public final class RunReporter {
      * One latency row from the post timestamps of {@code iters} round trips; with {@code -U} every sample first,
      * with {@code --hgrm} the distribution to its file.
      */
-    public void latencyRow(long size, int iters, long[] tposted) throws IOException {
+    public void latencyRow(long size, int iters, long[] tposted, int window) throws IOException {
         Verb verb = tool.verb();
         LatencyResult res = LatencyArithmetic.iterations(tposted, iters, verb, 1000.0);
         latRows.add(new LatencyRow(size, iters, res));
@@ -126,6 +137,8 @@ public final class RunReporter {
         for (int i = 0; i < iters - 1; i++) {
             histogram.recordValue(Math.max(0, (tposted[i + 1] - tposted[i]) / verb.latencyRttFactor()));
         }
+        extras.add(new RowExtras(window, TimeSeries.latency(tposted, iters, verb.latencyRttFactor()),
+                histogram.copy()));
         Path hgrm = latency.hgrmFile();
         if (hgrm != null) {
             HgrmWriter.write(histogram, latency.hgrmPerSize() ? Path.of(hgrm + "." + size) : hgrm);
@@ -133,7 +146,8 @@ public final class RunReporter {
     }
 
     /** One duration-mode latency row: {@code count} round trips between {@code start} and {@code end} (ns). */
-    public void latencyDurationRow(long size, long count, long start, long end) {
+    public void latencyDurationRow(long size, long count, long start, long end, int window) {
+        durationExtras = new RowExtras(window, null, null);
         DurationLatency d = LatencyArithmetic.duration(start, end, count, tool.verb(), 1000.0);
         durationResult = d;
         durationSize = size;
@@ -160,15 +174,30 @@ public final class RunReporter {
         return mismatches;
     }
 
+    /**
+     * What the JVM did in each measured window (indexed by message size number; null: not recorded), kept for
+     * the JSON document; when anything happened, one line under the table says so (the table itself never
+     * changes).
+     */
+    public void measuredWindows(List<WindowActivity> activity) {
+        windows = activity;
+        WindowActivity total = RunDocumentParts.total(activity);
+        if (total != null && !total.quiet()) {
+            print(total.summaryLine());
+        }
+    }
+
     /** Writes the {@code --out_json} document of what was printed (nothing before the banner). */
-    public void writeJson(Map<String, ?> parameters, Path file) throws IOException {
+    public void writeJson(Map<String, ?> parameters, Path file, Environment environment, DeviceProvenance device)
+            throws IOException {
         if (banner == null) {
             return;
         }
-        String json = tool.bandwidth() ? JsonReport.bandwidth(banner, parameters, unit, bwRows)
+        JsonReport.Provenance prov = new JsonReport.Provenance(environment, device, windows);
+        String json = tool.bandwidth() ? JsonReport.bandwidth(banner, parameters, unit, bwRows, extras, prov)
                 : durationResult != null ? JsonReport.latencyDuration(banner, parameters, durationSize, durationCount,
-                        durationResult)
-                : JsonReport.latency(banner, parameters, latRows);
+                        durationResult, durationExtras, prov)
+                : JsonReport.latency(banner, parameters, latRows, extras, prov);
         Files.writeString(file, json);
     }
 }

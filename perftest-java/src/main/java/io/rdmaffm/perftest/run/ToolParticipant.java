@@ -13,7 +13,9 @@ import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.report.BannerInfo;
 import io.rdmaffm.perftest.report.BwArithmetic;
+import io.rdmaffm.perftest.report.RowExtras;
 import io.rdmaffm.perftest.report.RunReporter;
+import io.rdmaffm.perftest.report.TimeSeries;
 import io.rdmaffm.perftest.vocab.BwReport;
 import io.rdmaffm.perftest.vocab.Tool;
 import io.rdmaffm.verbs.VerbsException;
@@ -30,6 +32,8 @@ final class ToolParticipant implements ScriptRunner.Participant {
     private final RunReporter reporter;
     private final BwReport[] localReports;
     private RunResult lastRun;
+    private int lastSizeIndex;
+    private RowExtras lastMeasured;
     private BwReport lastPeerReport;
 
     ToolParticipant(RunParameters p, RunPlan plan, OpenDevice dev, PerftestEngine engine, RunReporter reporter) {
@@ -114,7 +118,7 @@ final class ToolParticipant implements ScriptRunner.Participant {
                     reporter.bwRow(lastPeerReport);
                 }
             }
-            case PRINT_SUM_ROW -> reporter.bwRow(localReports[sizeIndex].plus(lastPeerReport));
+            case PRINT_SUM_ROW -> reporter.bwRow(localReports[sizeIndex].plus(lastPeerReport), lastMeasured);
             case FOOTER -> reporter.footer();
             default -> throw new IllegalStateException("unexpected local step " + step);
         }
@@ -144,10 +148,14 @@ final class ToolParticipant implements ScriptRunner.Participant {
     private void run(int sizeIndex) {
         RunResult r = engine.run(sizeIndex);
         lastRun = r;
+        lastSizeIndex = sizeIndex;
         show(r.verification());
         if (!p.tool().bandwidth()) {
             return;
         }
+        TimeSeries series = r instanceof RunResult.BwTimestamps t && !t.noPeak()
+                ? TimeSeries.bandwidth(t.size(), t.count(), t.tposted(), t.tcompleted(), p.output().unit()) : null;
+        lastMeasured = new RowExtras(sizeIndex, series, null);
         localReports[sizeIndex] = switch (r) {
             case RunResult.BwTimestamps t -> BwArithmetic.iterations(t.size(), t.count(), t.tposted(), t.tcompleted(),
                     t.postList(), t.cqMod(), t.noPeak(), p.output().unit(), 1e9);
@@ -159,11 +167,11 @@ final class ToolParticipant implements ScriptRunner.Participant {
 
     private void printRow(int sizeIndex) throws Exception {
         if (p.tool().bandwidth()) {
-            reporter.bwRow(localReports[sizeIndex]);
+            reporter.bwRow(localReports[sizeIndex], lastMeasured);
             return;
         }
         switch (lastRun) {
-            case RunResult.RoundTrips rt -> reporter.latencyRow(rt.size(), rt.iterations(), rt.tposted());
+            case RunResult.RoundTrips rt -> reporter.latencyRow(rt.size(), rt.iterations(), rt.tposted(), lastSizeIndex);
             case RunResult.Window win -> {
                 if (win.count() == 0) {
                     RunParameters.Workload w = p.workload();
@@ -171,7 +179,7 @@ final class ToolParticipant implements ScriptRunner.Participant {
                             + (w.durationSeconds() - 2 * w.marginSeconds())
                             + " s sample window (did the peer start with the same -D?)");
                 }
-                reporter.latencyDurationRow(win.size(), win.count(), win.start(), win.end());
+                reporter.latencyDurationRow(win.size(), win.count(), win.start(), win.end(), lastSizeIndex);
             }
             case RunResult.BwTimestamps t -> throw new IllegalStateException("a latency run measured bandwidth");
         }

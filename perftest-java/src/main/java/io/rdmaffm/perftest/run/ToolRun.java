@@ -11,9 +11,14 @@ import io.rdmaffm.perftest.exchange.PerftestExchange;
 import io.rdmaffm.perftest.exchange.ScriptRunner;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
+import io.rdmaffm.perftest.jvm.WindowRecorder;
+import io.rdmaffm.perftest.report.DeviceProvenance;
+import io.rdmaffm.perftest.report.Environment;
 import io.rdmaffm.perftest.report.RunReporter;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.time.Duration;
 
 /**
@@ -34,10 +39,12 @@ public final class ToolRun {
      * @throws io.rdmaffm.perftest.params.InvalidParameterException when there is no device to run on
      */
     public static int execute(RunParameters given, PrintWriter out) throws Exception {
+        Instant started = Instant.now();
         try (ControlListener listener = given.isClient() ? null
                 : ControlListener.listen(given.endpoint().rdmaCmExchange(), given.endpoint().tcpPort())) {
             RunParameters p = given.withDevice(OpenDevice.deviceName(given));
-            try (OpenDevice dev = OpenDevice.open(p)) {
+            // Recording starts before the warm-up, so JFR's own start-up work is over before any window opens.
+            try (OpenDevice dev = OpenDevice.open(p); WindowRecorder windows = WindowRecorder.start()) {
                 RunPlan plan = RunPlan.derive(p, dev.facts());
                 RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(), out,
                         new RunReporter.LatencyOutput(p.output().hgrmFile(), plan.sizes().size() > 1,
@@ -45,7 +52,7 @@ public final class ToolRun {
                 reporter.preamble();
                 ExchangeTimeouts timeouts = timeouts(p);
                 try (ExchangeChannel channel = channel(p, plan, dev, listener, timeouts);
-                        PerftestEngine engine = new PerftestEngine(p, plan, dev);
+                        PerftestEngine engine = new PerftestEngine(p, plan, dev, windows);
                         PerftestExchange exchange = new PerftestExchange(channel, timeouts, dev.withGid())) {
                     exchange.binaryKeyGidIndex(dev.gidIndex());
                     HandshakeScript script = HandshakeScript.of(p.tool(), p.role(), p.workload().allSizes(),
@@ -53,12 +60,28 @@ public final class ToolRun {
                     ScriptRunner.run(script, exchange, plan.sizes().size(),
                             new ToolParticipant(p, plan, dev, engine, reporter));
                 }
+                reporter.measuredWindows(windows.finish());
                 if (p.output().jsonFile() != null) {
-                    reporter.writeJson(p.describe(), p.output().jsonFile());
+                    reporter.writeJson(p.describe(), p.output().jsonFile(), Environment.capture(started),
+                            DeviceProvenance.collect(verbsFacts(dev, plan), Path.of("/")));
                 }
                 return reporter.mismatches() == 0 ? 0 : 1;
             }
         }
+    }
+
+    /** The warm-up; when it could not make the compiler quiet, one line on stderr says so (stdout is perftest's). */
+    private static void warmUp(RunParameters p, RunPlan plan, OpenDevice dev) {
+        String complaint = Warmup.run(p, plan, dev).complaint();
+        if (complaint != null) {
+            System.err.println(p.tool().perftestName() + ": " + complaint);
+        }
+    }
+
+    private static DeviceProvenance.Verbs verbsFacts(OpenDevice dev, RunPlan plan) {
+        // The port was ACTIVE when opened (OpenDevice refuses any other state).
+        return new DeviceProvenance.Verbs(dev.name(), dev.ibPort(), dev.roce() ? "Ethernet" : "InfiniBand", "ACTIVE",
+                RunPlan.mtuBytes(dev.facts().activeMtu()), dev.gidIndex(), dev.gid());
     }
 
     /** Limits of every wait on the peer; its first message may come after its warm-up. */
@@ -81,14 +104,14 @@ public final class ToolRun {
             ExchangeChannel ch = ControlListener.connect(p.endpoint().rdmaCmExchange(), p.endpoint().server(),
                     p.endpoint().tcpPort(), timeouts.connect(), Warmup.PEER_ALLOWANCE);
             try {
-                Warmup.run(p, plan, dev);
+                warmUp(p, plan, dev);
             } catch (RuntimeException | Error e) {
                 ch.close();
                 throw e;
             }
             return ch;
         }
-        Warmup.run(p, plan, dev);
+        warmUp(p, plan, dev);
         ExchangeChannel ch = listener.accept(timeouts.accept());
         listener.close();
         return ch;

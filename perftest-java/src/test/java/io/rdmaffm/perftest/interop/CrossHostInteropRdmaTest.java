@@ -88,7 +88,11 @@ class CrossHostInteropRdmaTest {
 
     /** One JVM over there runs every Java server at once; it starts while the C cases run. */
     private static void startJavaServers() throws Exception {
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        // Surefire puts the project's modules on the module path and the rest on the class path; the
+        // remote JVM runs everything from the class path, so it needs both.
+        String classPath = String.join(java.io.File.pathSeparator, java.util.stream.Stream.of(
+                        System.getProperty("jdk.module.path"), System.getProperty("java.class.path"))
+                .filter(s -> s != null && !s.isBlank()).toList());
         List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", classPath,
                 RemoteServers.class.getName()));

@@ -64,7 +64,7 @@ public record CmEvent(CmEventType type, int status, CmId id, CmId listenId, byte
         if (privateData.length > 0) {
             int shown = Math.min(16, privateData.length);
             sb.append(", private data ").append(privateData.length).append(" bytes ")
-                    .append(HexFormat.of().formatHex(privateData, 0, shown)).append(shown < privateData.length ? "…" : "");
+                    .append(HexFormat.of().formatHex(privateData, 0, shown)).append(shown < privateData.length ? "..." : "");
         }
         if (qpNumber != 0) {
             sb.append(", qp 0x").append(Integer.toHexString(qpNumber));

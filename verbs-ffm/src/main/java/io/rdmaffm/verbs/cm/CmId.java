@@ -1,7 +1,6 @@
 package io.rdmaffm.verbs.cm;
 
 import io.rdmaffm.verbs.Context;
-import io.rdmaffm.verbs.LinkLayer;
 import io.rdmaffm.verbs.ProtectionDomain;
 import io.rdmaffm.verbs.QueuePair;
 import io.rdmaffm.verbs.QueuePairAttributes;
@@ -20,10 +19,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.function.Predicate;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
  * {@code struct rdma_cm_id}: one end of an rdma_cm connection, or a listener. Its events arrive on its
@@ -48,13 +47,6 @@ public final class CmId implements AutoCloseable {
     private static final long SRC = Offsets.rdma_cm_id.route__addr__src_storage;
     private static final long DST = Offsets.rdma_cm_id.route__addr__dst_storage;
     private static final long PORT_NUM = Offsets.rdma_cm_id.port_num;
-    private static final long QP_STATE = Offsets.ibv_qp_attr.qp_state;
-    /**
-     * attr_mask bits 21-23, which old rdma_ucm kernels set in rdma_init_qp_attr's answer for InfiniBand ports (the
-     * kernel-only IB_QP_SMAC, IB_QP_ALT_SMAC, IB_QP_VID); librdmacm clears them before ibv_modify_qp
-     * (ucma_modify_qp_rtr, "Workaround for rdma_ucm kernel bug"), and so does {@link #queuePairAttributes}.
-     */
-    private static final int KERNEL_ONLY_IB_BITS = 0xe00000;
     private static final long STORAGE = Structs.sockaddr_storage.byteSize();
     /** Extra wait beyond librdmacm's own resolution timeout, for the event to reach us. */
     private static final Duration SLACK = Duration.ofSeconds(2);
@@ -64,6 +56,8 @@ public final class CmId implements AutoCloseable {
     private final long address;
     private final PortSpace portSpace;
     private final CmId listener;
+    /** Which events of the channel are this id's, made once so that polling for them allocates nothing. */
+    private final Predicate<CmEvent> mine = e -> EventChannel.concerns(e, this);
     private QueuePair qp; // guarded by this
 
     /** Takes over the place reserved for it in the channel (the channel may not close before its ids). */
@@ -85,6 +79,11 @@ public final class CmId implements AutoCloseable {
             @Override
             protected void afterClose() {
                 channel.unregister(CmId.this);
+            }
+
+            @Override
+            protected String describe() {
+                return " 0x" + Long.toHexString(address) + " (" + portSpace + ")";
             }
         };
         this.portSpace = portSpace;
@@ -143,26 +142,36 @@ public final class CmId implements AutoCloseable {
      * ADDR_ERROR (e.g. no host answers) or no event within the timeout plus two seconds is a {@link CmException}.
      */
     public void resolveAddress(InetSocketAddress source, InetSocketAddress destination, Duration timeout) {
-        synchronized (this) {
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment src = source == null ? MemorySegment.NULL : SocketAddresses.write(arena, source);
-                MemorySegment dst = SocketAddresses.write(arena, destination);
-                int ms = millis(timeout);
-                int rc = life.call(h -> (int) Cm.rdma_resolve_addr.handle().invokeExact(Downcalls.errnoState(), h, src, dst, ms));
-                Errors.check("rdma_resolve_addr", rc, "to " + destination);
-            }
-        }
+        startResolveAddress(source, destination, timeout);
         expect("rdma_resolve_addr", CmEventType.ADDR_RESOLVED, timeout.plus(SLACK), "to " + destination);
+    }
+
+    /**
+     * {@code rdma_resolve_addr} without waiting: ADDR_RESOLVED or ADDR_ERROR follows as an event (wait for it with
+     * {@link #awaitEvent}), at the latest when librdmacm gives up after {@code timeout}.
+     */
+    public synchronized void startResolveAddress(InetSocketAddress source, InetSocketAddress destination,
+                                                 Duration timeout) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment src = source == null ? MemorySegment.NULL : SocketAddresses.write(arena, source);
+            MemorySegment dst = SocketAddresses.write(arena, destination);
+            int ms = millis(timeout);
+            int rc = life.call(h -> (int) Cm.rdma_resolve_addr.handle().invokeExact(Downcalls.errnoState(), h, src, dst, ms));
+            Errors.check("rdma_resolve_addr", rc, "to " + destination);
+        }
     }
 
     /** {@code rdma_resolve_route}, then waits for ROUTE_RESOLVED (ROUTE_ERROR or timeout: {@link CmException}). */
     public void resolveRoute(Duration timeout) {
-        synchronized (this) {
-            int ms = millis(timeout);
-            int rc = life.call(h -> (int) Cm.rdma_resolve_route.handle().invokeExact(Downcalls.errnoState(), h, ms));
-            Errors.check("rdma_resolve_route", rc, "to " + peerAddress());
-        }
+        startResolveRoute(timeout);
         expect("rdma_resolve_route", CmEventType.ROUTE_RESOLVED, timeout.plus(SLACK), "to " + peerAddress());
+    }
+
+    /** {@code rdma_resolve_route} without waiting: ROUTE_RESOLVED or ROUTE_ERROR follows as an event. */
+    public synchronized void startResolveRoute(Duration timeout) {
+        int ms = millis(timeout);
+        int rc = life.call(h -> (int) Cm.rdma_resolve_route.handle().invokeExact(Downcalls.errnoState(), h, ms));
+        Errors.check("rdma_resolve_route", rc, "to " + peerAddress());
     }
 
     /** {@code rdma_listen} on the bound address; connect requests arrive as CONNECT_REQUEST events. */
@@ -211,7 +220,12 @@ public final class CmId implements AutoCloseable {
 
     /**
      * The device context of this id ({@code id->verbs}), known after bind, address resolution or a connect
-     * request. librdmacm owns it: allocate PDs and CQs from it; closing it does nothing.
+     * request. librdmacm opens each device once per process and owns it: every id on the same device returns the
+     * same {@link Context} object ({@link Context#isBorrowed()}), PDs and CQs allocated from it can be shared by those
+     * ids, and its {@code close()} does nothing (close what you allocated from it instead). A queue pair made with
+     * {@link #createQueuePair} must use a PD of this context. An application's own queue pair (moved with
+     * {@link #queuePairAttributes}) may instead live on a context opened separately with {@code Context.open} for the
+     * same device: the attributes name the port, GID and path, not the ibv_context.
      */
     public Context context() {
         MemorySegment verbs = life.call(h -> h.get(ADDRESS, VERBS));
@@ -220,6 +234,15 @@ public final class CmId implements AutoCloseable {
                     + "resolve an address first");
         }
         return (Context) VerbsBridge.get(Context.class).borrowedContext(verbs);
+    }
+
+    /**
+     * The {@code struct rdma_cm_id *}, for native code that takes it; valid until {@link #close()} (throws
+     * IllegalStateException after). Keep the id open while native code may use it, and leave its destruction to
+     * close().
+     */
+    public MemorySegment nativeHandle() {
+        return life.handle();
     }
 
     /** The device port of this id ({@code id->port_num}), 0 before it has one. */
@@ -257,24 +280,6 @@ public final class CmId implements AutoCloseable {
     }
 
     /**
-     * A connected-mode id needs a queue pair number to send: its own from {@link #createQueuePair}, or the
-     * application's in {@link ConnectionParameters#qpNumber}. librdmacm would send QP number 0 otherwise, and the
-     * peer would connect to nothing.
-     */
-    private void checkQueuePairNumber(String verb, ConnectionParameters parameters) {
-        if (hasOwnQueuePair()) {
-            if (parameters.qpNumber != 0 && parameters.qpNumber != qp.qpNumber()) {
-                throw new IllegalArgumentException(verb + ": this id has QP 0x" + Integer.toHexString(qp.qpNumber())
-                        + " from createQueuePair, which librdmacm uses; ConnectionParameters.qpNumber(0x"
-                        + Integer.toHexString(parameters.qpNumber) + ") names another one");
-            }
-        } else if (parameters.qpNumber == 0) {
-            throw new IllegalArgumentException(verb + ": this id has no queue pair; create one with createQueuePair,"
-                    + " or give the number of your own with ConnectionParameters.qpNumber");
-        }
-    }
-
-    /**
      * {@code rdma_connect} without waiting: the outcome arrives as an event (ESTABLISHED, CONNECT_RESPONSE, REJECTED,
      * ...).
      */
@@ -283,7 +288,7 @@ public final class CmId implements AutoCloseable {
             throw new IllegalArgumentException("connection parameters are required");
         }
         if (portSpace == PortSpace.TCP) {
-            checkQueuePairNumber("rdma_connect", parameters);
+            InitAttributes.checkQueuePairNumber("rdma_connect", hasOwnQueuePair() ? qp.qpNumber() : 0, parameters);
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment param = parameters.toNative(arena);
@@ -312,7 +317,7 @@ public final class CmId implements AutoCloseable {
         if (parameters == null) {
             throw new IllegalArgumentException("connection parameters are required");
         }
-        checkQueuePairNumber("rdma_accept", parameters);
+        InitAttributes.checkQueuePairNumber("rdma_accept", hasOwnQueuePair() ? qp.qpNumber() : 0, parameters);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment param = parameters.toNative(arena);
             int rc = life.call(h -> (int) Cm.rdma_accept.handle().invokeExact(Downcalls.errnoState(), h, param));
@@ -325,26 +330,12 @@ public final class CmId implements AutoCloseable {
      * itself to {@code state} (INIT, RTR or RTS), for {@code QueuePair.modify}: port and P_Key index for INIT; the
      * peer's address vector, QP number, PSN, path MTU and responder resources for RTR; PSN, timeouts, retry counts
      * and initiator depth for RTS. Available once the route is resolved (active side) or the connect request
-     * arrived (passive side); RTR and RTS need the peer's answer on the active side (CONNECT_RESPONSE).
+     * arrived (passive side); RTR and RTS need the peer's answer on the active side (CONNECT_RESPONSE). They apply
+     * to a queue pair on {@link #context()} as well as to one created on a context opened separately for the same
+     * device ({@code Context.open}): they carry port, GID index and path, nothing of the ibv_context.
      */
     public synchronized QueuePairAttributes queuePairAttributes(QueuePairState state) {
-        if (state != QueuePairState.INIT && state != QueuePairState.RTR && state != QueuePairState.RTS) {
-            throw new IllegalArgumentException("rdma_init_qp_attr gives the attributes for INIT, RTR and RTS, not "
-                    + state);
-        }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment attr = arena.allocate(Structs.ibv_qp_attr);
-            attr.set(JAVA_INT, QP_STATE, state.value());
-            MemorySegment mask = arena.allocate(JAVA_INT);
-            int rc = life.call(h -> (int) Cm.rdma_init_qp_attr.handle().invokeExact(Downcalls.errnoState(), h, attr, mask));
-            Errors.check("rdma_init_qp_attr", rc, "for " + state + ", " + this);
-            int m = mask.get(JAVA_INT, 0);
-            int port = port();
-            if (port != 0 && context().queryPort(port).linkLayer() == LinkLayer.INFINIBAND) {
-                m &= ~KERNEL_ONLY_IB_BITS;
-            }
-            return (QueuePairAttributes) VerbsBridge.get(Context.class).queuePairAttributes(attr, m);
-        }
+        return InitAttributes.of(this, life, state);
     }
 
     /**
@@ -403,9 +394,12 @@ public final class CmId implements AutoCloseable {
         return expect("rdma_get_cm_event", expected, timeout, "rdma_cm id " + localAddress());
     }
 
-    /** The next event of this id (connect requests, for a listener), or null if none arrived within the timeout. */
+    /**
+     * The next event of this id (connect requests, for a listener), or null if none arrived within the timeout (null:
+     * no limit). {@link Duration#ZERO} checks without waiting, and allocates nothing when there is no event.
+     */
     public CmEvent nextEvent(Duration timeout) {
-        return channel.take(e -> EventChannel.concerns(e, this), timeout);
+        return channel.take(mine, timeout);
     }
 
     private CmEvent expect(String verb, CmEventType expected, Duration timeout, String about) {

@@ -110,6 +110,19 @@ public final class EventChannel implements AutoCloseable {
         return take(e -> true, timeout);
     }
 
+    /**
+     * The next event that {@code filter} accepts, waiting at most {@code timeout} (null: no limit; zero: no wait);
+     * null when none came. Events it does not accept stay for other readers ({@link CmId#nextEvent}, the blocking
+     * helpers of CmId, other filters), in arrival order: a way for several parts of an application to share a
+     * channel, e.g. a thread that watches established connections while another accepts new ones.
+     */
+    public CmEvent nextEvent(Predicate<? super CmEvent> filter, Duration timeout) {
+        if (filter == null) {
+            throw new IllegalArgumentException("a filter is required (nextEvent(Duration) takes any event)");
+        }
+        return take(filter, timeout);
+    }
+
     /** The events of {@code id}: its own, and the connect requests to it when it listens. */
     static boolean concerns(CmEvent e, CmId id) {
         return e.id() == id || (e.listenId() == id && e.type() == CmEventType.CONNECT_REQUEST);
@@ -133,25 +146,35 @@ public final class EventChannel implements AutoCloseable {
         return e;
     }
 
-    /** Waits for the first event that matches, reading the fd as needed; null on timeout. */
-    CmEvent take(Predicate<CmEvent> match, Duration timeout) {
+    /**
+     * Waits for the first event that matches, reading the fd as needed; null on timeout. A timeout of zero still
+     * reads the fd once (without waiting) when no other thread is reading it. Allocates nothing while no event
+     * arrives and none is pending.
+     */
+    CmEvent take(Predicate<? super CmEvent> match, Duration timeout) {
         long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + Math.max(0, timeout.toNanos());
+        boolean readOnce = false;
         while (true) {
             long left;
             synchronized (this) {
                 life.handle();
-                for (Iterator<CmEvent> it = pending.iterator(); it.hasNext(); ) {
-                    CmEvent e = it.next();
-                    if (match.test(e)) {
-                        it.remove();
-                        return e;
+                if (!pending.isEmpty()) {
+                    for (Iterator<CmEvent> it = pending.iterator(); it.hasNext(); ) {
+                        CmEvent e = it.next();
+                        if (match.test(e)) {
+                            it.remove();
+                            return e;
+                        }
                     }
                 }
                 left = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
-                if (left <= 0) {
+                if (left <= 0 && readOnce) {
                     return null;
                 }
                 if (reading) {
+                    if (left <= 0) {
+                        return null;
+                    }
                     try {
                         long ms = Math.max(1, Math.min(left / 1_000_000, Integer.MAX_VALUE));
                         wait(ms);
@@ -163,9 +186,10 @@ public final class EventChannel implements AutoCloseable {
                 }
                 reading = true;
             }
+            readOnce = true;
             CmEvent got = null;
             try {
-                got = readOne(left);
+                got = readOne(Math.max(0, left));
             } finally {
                 synchronized (this) {
                     reading = false;

@@ -3,6 +3,8 @@ package io.rdmaffm.verbs.internal;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -49,6 +51,8 @@ public abstract class Lifetime {
     private volatile int state;
     private volatile boolean closed;
     private int users; // guarded by this
+    /** The open children and users among {@link #users}, by identity, for the message of a refused close. */
+    private final Set<Lifetime> named = new LinkedHashSet<>(); // guarded by this
 
     /**
      * A live object of {@code kind} (for messages, e.g. "queue pair"). With a parent, it takes over the place
@@ -58,6 +62,9 @@ public abstract class Lifetime {
         this.parent = parent;
         this.kind = kind;
         this.handle = handle;
+        if (parent != null) {
+            parent.name(this);
+        }
     }
 
     /** Calls the destroy verb; throws when it fails (the object then stays open). */
@@ -137,6 +144,20 @@ public abstract class Lifetime {
     }
 
     /**
+     * Says which object holds one of the places taken with {@link #reserve()} or {@link #create}, so that a
+     * refused close can name it; a child's constructor does this for its parent.
+     */
+    public final synchronized void name(Lifetime holder) {
+        named.add(holder);
+    }
+
+    /** Gives back the place of {@code holder} (named with {@link #name}). */
+    public final synchronized void release(Lifetime holder) {
+        named.remove(holder);
+        users--;
+    }
+
+    /**
      * The pointer, for storing where native code reads it later (a work request); throws if closed. Calls
      * through it go through {@link #enter()} or {@link #call} instead.
      */
@@ -178,7 +199,8 @@ public abstract class Lifetime {
             }
             if (users > 0) {
                 throw new IllegalStateException("cannot close " + kind + describe() + ": " + users
-                        + " object(s) created from it or using it are still open; close them first");
+                        + " object(s) created from it or using it are still open (" + openObjects()
+                        + "); close them first");
             }
             STATE.getAndBitwiseOr(this, CLOSING);
             awaitCallsInFlight();
@@ -192,9 +214,32 @@ public abstract class Lifetime {
             handle = MemorySegment.NULL;
         }
         if (parent != null) {
-            parent.release();
+            parent.release(this);
         }
         afterClose();
+    }
+
+    /** Names the open objects behind {@link #users}: kind and handle or number of each, at most eight. */
+    private String openObjects() {
+        StringBuilder sb = new StringBuilder();
+        int shown = 0;
+        for (Lifetime l : named) {
+            if (shown == 8) {
+                break;
+            }
+            sb.append(shown++ == 0 ? "" : ", ").append(l.kind).append(l.identity());
+        }
+        int rest = users - shown;
+        if (rest > 0) {
+            sb.append(shown == 0 ? "" : ", and ").append(rest).append(shown == 0 ? " being created" : " more");
+        }
+        return sb.toString();
+    }
+
+    /** {@link #describe()}, or the handle's address when the object has no better name. */
+    private String identity() {
+        String d = describe();
+        return d.isEmpty() ? " 0x" + Long.toHexString(handle.address()) : d;
     }
 
     /** Spins briefly (a call in flight is one native call), then yields, then parks, so a slow one costs no CPU. */

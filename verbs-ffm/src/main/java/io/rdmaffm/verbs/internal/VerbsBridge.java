@@ -34,12 +34,6 @@ public interface VerbsBridge {
     /** {@code QueuePairAttributes} for ibv_modify_qp that are a copy of a filled {@code struct ibv_qp_attr}. */
     Object queuePairAttributes(MemorySegment ibvQpAttr, int mask);
 
-    /**
-     * The native pointer of an open verbs object (throws IllegalStateException if it is closed), for the JNI
-     * comparison in the benchmarks module, which reaches this package on the class path; not used by rdma_cm.
-     */
-    MemorySegment handle(Object verbsObject);
-
     /** The verbs package's implementation, once any verbs object class is initialized (as after Context.open). */
     static VerbsBridge get() {
         VerbsBridge bridge = Holder.bridge;

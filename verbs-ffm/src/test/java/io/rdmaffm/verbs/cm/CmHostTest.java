@@ -123,4 +123,13 @@ class CmHostTest {
         assertTrue(late.isTimeout());
         assertTrue(late.getMessage().contains("no ESTABLISHED event within 3000 ms"), late.getMessage());
     }
+
+    @Test
+    void eventTextIsAscii() {
+        byte[] data = new byte[56]; // a connect request's private data: zero padding past what was sent
+        data[0] = 0x41;
+        String text = new CmEvent(CmEventType.CONNECT_REQUEST, 0, null, null, data, 1, 1, 7, 7, 0x12, 0).toString();
+        assertTrue(text.chars().allMatch(c -> c < 128), text);
+        assertTrue(text.contains("private data 56 bytes 41000000000000000000000000000000..."), text);
+    }
 }

@@ -63,13 +63,7 @@ class CmRdmaTest {
 
     /** The IPv4 address of the test device: RDMA_IP, else the address in its IPv4-mapped GID. */
     static InetAddress ipv4() throws Exception {
-        String device = RdmaTestDevice.name();
-        if (RdmaTestDevice.ipv4() != null) {
-            return InetAddress.getByName(RdmaTestDevice.ipv4());
-        }
-        try (Context ctx = Context.open(device)) {
-            return ctx.queryGid(1, RdmaTestDevice.gidIndex()).address();
-        }
+        return RdmaTestDevice.ipv4Address();
     }
 
     /** One side of a connection: its id, verbs objects and buffer. */
@@ -90,7 +84,7 @@ class CmRdmaTest {
             pd = ctx.allocateProtectionDomain();
             cq = ctx.createCompletionQueue(16);
             qp = id.createQueuePair(pd, new QueuePairInit(QueuePairType.RC, cq, cq).maxSendWr(8).maxRecvWr(8));
-            mr = pd.allocateRegion(BUF, Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
+            mr = pd.allocateRegion(BUF, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ);
         }
 
         void postRecv() {

@@ -1,0 +1,194 @@
+package io.rdmaffm.perftest.engine;
+
+import io.rdmaffm.perftest.params.RunParameters;
+import io.rdmaffm.perftest.params.RunPlan;
+import io.rdmaffm.perftest.vocab.Connection;
+import io.rdmaffm.perftest.vocab.Verb;
+import io.rdmaffm.verbs.Access;
+import io.rdmaffm.verbs.AddressHandle;
+import io.rdmaffm.verbs.CompletionQueue;
+import io.rdmaffm.verbs.Context;
+import io.rdmaffm.verbs.MemoryRegion;
+import io.rdmaffm.verbs.ProtectionDomain;
+import io.rdmaffm.verbs.QueuePair;
+import io.rdmaffm.verbs.QueuePairInit;
+import io.rdmaffm.verbs.QueuePairType;
+import io.rdmaffm.verbs.SendOpcode;
+
+/**
+ * The loops a run will measure, on a QP connected to itself, in short invocations: each {@link #once()} calls
+ * every loop this side of this run calls (and its duration variant with {@code -D}) for a few iterations. Many
+ * short invocations, not one long one, so the JIT compiles each loop method as a whole (a standard compile,
+ * entered at the measured run's first iteration) rather than only by on-stack replacement of one running
+ * loop, which the measured run would have to repeat.
+ */
+final class WarmupLoops implements AutoCloseable {
+    /** Round trips per latency invocation; receives kept posted in send latency (fewer: re-posting runs too). */
+    static final int LATENCY_ITERATIONS = 16;
+    private static final int LATENCY_RX_DEPTH = 8;
+    /** Work requests per bandwidth invocation. */
+    static final int BANDWIDTH_ITERATIONS = 64;
+    /** A duration-mode invocation: long enough for a few completions, short enough for many invocations. */
+    private static final long DURATION_NANOS = 500_000;
+
+    private final RunParameters p;
+    private final RunPlan plan;
+    private final Resources res = new Resources();
+    private final VerbsSide side;
+    private final Kind kind;
+    private final long size;
+    private final Measurement m;
+    private final BwSpec bw;
+    private final BwSpec bwDuration;
+    private final BwSpec serverSends;
+    private final BwSpec serverReceives;
+    private final LatencySpec lat;
+    private final LatencySpec latDuration;
+    private final BwSpec bidirectional;
+    /** Receives the send_bw server loop re-posted and left standing after an invocation. */
+    private int standingReceives;
+
+    /** Which of perftest's loops this side runs. */
+    enum Kind { NONE, BW_CLIENT, SEND_SERVER, SEND_BIDIRECTIONAL, LATENCY }
+
+    /** What this side of {@code p} measures (the passive write/read/atomic server runs no loop). */
+    static Kind kind(RunParameters p) {
+        if (!p.tool().bandwidth()) {
+            return Kind.LATENCY;
+        }
+        if (p.verb() == Verb.SEND) {
+            return p.workload().bidirectional() ? Kind.SEND_BIDIRECTIONAL : p.isClient() ? Kind.BW_CLIENT
+                    : Kind.SEND_SERVER;
+        }
+        return p.isClient() || p.workload().bidirectional() ? Kind.BW_CLIENT : Kind.NONE;
+    }
+
+    WarmupLoops(RunParameters p, RunPlan plan, OpenDevice dev, Kind kind) {
+        this.p = p;
+        this.plan = plan;
+        this.kind = kind;
+        this.size = Math.min(plan.size(0), 4096);
+        boolean ud = p.endpoint().connection() == Connection.UD && kind == Kind.LATENCY;
+        QueuePairType type = ud ? QueuePairType.UD : QueuePairType.RC;
+        int depth = Math.max(Math.max(plan.txDepth(), plan.rxDepth()), BANDWIDTH_ITERATIONS) + 16;
+        long bytes = Math.max(8192, 2 * size + 2 * RunPlan.GRH_BYTES);
+        Context ctx = dev.context();
+        try {
+            ProtectionDomain pd = res.add(ctx.allocateProtectionDomain());
+            CompletionQueue send = res.add(ctx.createCompletionQueue(depth + 16));
+            CompletionQueue recv = res.add(ctx.createCompletionQueue(depth + 16));
+            MemoryRegion mr = res.add(pd.allocateRegion(bytes, Access.LOCAL_WRITE | Access.REMOTE_WRITE
+                    | Access.REMOTE_READ | Access.REMOTE_ATOMIC));
+            QueuePair qp = res.add(pd.createQueuePair(new QueuePairInit(type, send, recv).maxSendWr(depth)
+                    .maxRecvWr(depth).maxInlineData(plan.inlineSize())));
+            QueuePairStates.connectToSelf(qp, type, dev, p, plan.mtu(), plan.outReads());
+            long base = mr.address();
+            VerbsSide.Builder b = VerbsSide.builder(new QueuePair[] {qp}, mr).completionQueues(send, recv)
+                    .areas(new long[] {base}, new long[] {base + bytes / 2})
+                    .remote(new long[] {base + bytes / 2}, new int[] {mr.rkey()})
+                    .postList(Math.max(1, p.workload().postList())).receiveDepth(depth);
+            if (ud) {
+                AddressHandle ah = res.add(pd.createAddressHandle(QueuePairStates.addressVector(dev,
+                        p.endpoint().serviceLevel(), dev.gid(), 0)));
+                b.datagram(new AddressHandle[] {ah}, new int[] {qp.qpNumber()}, QueuePairStates.UD_QKEY);
+            }
+            side = res.add(b.build());
+        } catch (RuntimeException | Error e) {
+            res.close();
+            throw e;
+        }
+        m = new Measurement(1, BANDWIDTH_ITERATIONS + p.workload().postList() + 1);
+        bw = LoopSpecs.bandwidth(p, plan, size, BANDWIDTH_ITERATIONS, false);
+        bwDuration = p.workload().duration() ? new BwSpec(BANDWIDTH_ITERATIONS, bw.txDepth(), bw.cqMod(),
+                bw.postList(), bw.inline(), true, DURATION_NANOS, 0, bw.stallNanos()) : null;
+        BwSpec one = new BwSpec(BANDWIDTH_ITERATIONS, BANDWIDTH_ITERATIONS, bw.cqMod(), 1, bw.inline(), bw.noPeak(),
+                0, 0, bw.stallNanos());
+        serverSends = one;
+        // Iteration mode only: a duration-mode server ends on 200 ms without messages, too slow to repeat.
+        serverReceives = new BwSpec(BANDWIDTH_ITERATIONS, BANDWIDTH_ITERATIONS, 1, 1, false, true, 0, 0,
+                bw.stallNanos());
+        // No more sends in flight than receives posted: on a QP connected to itself each send needs one.
+        bidirectional = one.withTxDepth(BANDWIDTH_ITERATIONS / 2);
+        lat = LoopSpecs.latency(p, plan, size, LATENCY_ITERATIONS, LATENCY_RX_DEPTH, p.verb() == Verb.WRITE,
+                false);
+        latDuration = p.workload().duration() ? new LatencySpec(size, LATENCY_ITERATIONS, LATENCY_RX_DEPTH,
+                lat.server(), lat.inline(), DURATION_NANOS, 0, lat.stallNanos()) : null;
+        prepare();
+    }
+
+    private void prepare() {
+        SendOpcode op = switch (kind) {
+            // A self-connected send_bw client would need receives for its sends: RDMA writes run the same loop.
+            case BW_CLIENT -> p.verb() == Verb.SEND ? SendOpcode.RDMA_WRITE : LoopSpecs.opcode(p);
+            case SEND_SERVER, SEND_BIDIRECTIONAL -> SendOpcode.SEND;
+            default -> LoopSpecs.opcode(p);
+        };
+        side.prepareSends(op, LoopSpecs.wireSize(p, size));
+    }
+
+    /** One invocation of every loop this side will measure. */
+    void once() {
+        switch (kind) {
+            case BW_CLIENT -> {
+                BwLoops.client(side, bw, m);
+                if (bwDuration != null) {
+                    BwLoops.client(side, bwDuration, m);
+                }
+            }
+            case SEND_SERVER -> {
+                // Sends to ourselves fill the receive queue; the server loop consumes them and re-posts half,
+                // which stay posted for the next invocation.
+                side.postReceives(BANDWIDTH_ITERATIONS - standingReceives, (int) size + RunPlan.GRH_BYTES);
+                BwLoops.client(side, serverSends, m);
+                BwLoops.sendServer(side, serverReceives, BANDWIDTH_ITERATIONS / 2, m);
+                standingReceives = BANDWIDTH_ITERATIONS / 2;
+            }
+            case SEND_BIDIRECTIONAL -> {
+                side.postReceives(BANDWIDTH_ITERATIONS / 2, (int) size + RunPlan.GRH_BYTES);
+                // Not as the server: on a QP connected to itself nothing would arrive before it sends.
+                BwLoops.bidirectionalSend(side, bidirectional, false, BANDWIDTH_ITERATIONS / 2, m);
+            }
+            case LATENCY -> latency();
+            case NONE -> {
+            }
+        }
+    }
+
+    private void latency() {
+        switch (p.verb()) {
+            // The write-latency "server" posts first: on a loopback QP it then finds its own write.
+            case WRITE -> {
+                LatencyLoops.write(side, lat, m);
+                if (latDuration != null) {
+                    LatencyLoops.writeDuration(side, latDuration, m);
+                }
+            }
+            case SEND -> {
+                side.postReceives(LATENCY_RX_DEPTH, (int) size + RunPlan.GRH_BYTES);
+                LatencyLoops.send(side, lat, m);
+                if (latDuration != null) {
+                    LatencyLoops.sendDuration(side, latDuration, m);
+                    drainReceives();
+                }
+            }
+            default -> {
+                LatencyLoops.oneSided(side, lat, m);
+                if (latDuration != null) {
+                    LatencyLoops.oneSidedDuration(side, latDuration, m);
+                }
+            }
+        }
+    }
+
+    /** sendDuration re-posts every receive it consumes: leave none behind for the next invocation's count. */
+    private void drainReceives() {
+        while (side.pollRecvs(DataPath.BATCH) > 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public void close() {
+        res.close();
+    }
+}

@@ -1,0 +1,64 @@
+package io.rdmaffm.perftest.report;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/**
+ * Where and how a run ran, for the run document's {@code environment} (docs/run-json.md): enough to tell two
+ * runs' hosts, kernels and JVM settings apart when their figures differ.
+ *
+ * @param host        the host name
+ * @param kernel      the kernel release ({@code os.version})
+ * @param cpuModel    {@code model name} of the first CPU, or null
+ * @param cpus        CPUs available to the JVM
+ * @param javaVersion {@code java.runtime.version}
+ * @param jvm         {@code java.vm.name}
+ * @param jvmFlags    the JVM's input arguments
+ * @param toolVersion perftest-java's version
+ * @param date        the start of the run (UTC, whole seconds)
+ */
+public record Environment(String host, String kernel, String cpuModel, int cpus, String javaVersion, String jvm,
+                          List<String> jvmFlags, String toolVersion, Instant date) {
+
+    public Environment {
+        jvmFlags = List.copyOf(jvmFlags);
+    }
+
+    /** This JVM's environment, dated {@code start}. */
+    public static Environment capture(Instant start) {
+        String version = Environment.class.getPackage().getImplementationVersion();
+        return new Environment(hostName(), System.getProperty("os.version"), readCpuModel(),
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.runtime.version"),
+                System.getProperty("java.vm.name"), ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                version == null ? "development build" : version, start.truncatedTo(ChronoUnit.SECONDS));
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            String env = System.getenv("HOSTNAME");
+            return env == null ? "unknown" : env;
+        }
+    }
+
+    private static String readCpuModel() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) {
+                    int colon = line.indexOf(':');
+                    return colon < 0 ? null : line.substring(colon + 1).strip();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or /proc not mounted: unknown
+        }
+        return null;
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Benchmark (not a test) of verbs-ffm's connection API, in ONE Soft-RoCE boot (or on this host's RDMA device):
+#   1. the connection API against the same work on raw verbs (rdma-example overhead: a 64 MiB transfer by pipelined
+#      RDMA WRITEs, 16 in flight, every 8th signaled, and 10,000 8-byte RDMA READs one at a time), alternating rounds
+#      in one JVM pinned to one CPU, printing the median of the per-round ratios;
+#   2. DiSNI's SendRecv ping-pong on the connection API (rdma-example pingpong, 2 bytes) against C perftest's
+#      ib_send_lat, alternating A B A B ... A, server on CPU 0 and client on CPU 1, each a fresh pair.
+# Absolute figures of an emulated machine mean nothing; the ratios do.
+#
+# usage: sudo [BENCH_ROUNDS=5] [BENCH_ITERS=10000] scripts/bench-connect.sh
+set -euo pipefail
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
+# shellcheck source=common.sh
+source "$SCRIPT_DIR/common.sh"
+find_jdk25
+cd "$ROOT"
+if [[ -z "${BENCH_NO_BUILD:-}" ]]; then
+	ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}"
+	mvn -B -ntp -q package -DskipTests
+fi
+# As bench-side-by-side.sh: multi-threaded TCG (each process on its own CPU) and the TSC as clock.
+export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
+export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+exec "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/connect-run.sh" "${BENCH_ROUNDS:-5}" \
+	"${BENCH_ITERS:-10000}"
