@@ -24,6 +24,14 @@ public final class FaultRecords {
         this.file = file;
     }
 
+    /**
+     * How many cases a fault suite runs: {@code property} when set, else {@code full} under
+     * {@code -Dfaults.full=true} (scripts/faults-full.sh) and {@code ci} otherwise (the short form every push runs).
+     */
+    public static int count(String property, int ci, int full) {
+        return Integer.getInteger(property, Boolean.getBoolean("faults.full") ? full : ci);
+    }
+
     /** A fresh record file for the test {@code name}. */
     public static FaultRecords open(String name) {
         Path dir = Path.of("target", "faults");
