@@ -45,8 +45,8 @@ class RemoteAccessBoundsRdmaTest {
                 send.get(0).wrId(9).opcode(op).flags(SendFlags.SIGNALED).local(local, 0, LENGTH).rdma(address, rkey);
                 lo.qp.postSend(send, 1);
                 RcLoopback.awaitOne(lo.cq, wc, T);
-                System.out.println(op + " to " + from + (delta >= 0 ? "+" : "") + delta + (otherKey ? ", other rkey" : "")
-                        + ": " + wc.describe(0));
+                System.out.println(op + " to " + from + (delta >= 0 ? "+" : "") + delta
+                        + (otherKey ? ", other rkey" : "") + ": " + wc.describe(0));
                 assertEquals(9, wc.wrId(0));
                 assertEquals(WorkCompletionStatus.REM_ACCESS_ERR, wc.status(0), wc.describe(0));
                 assertEquals(-1, firstChanged(pages, GUARD), "byte changed in the target pages");
