@@ -25,14 +25,14 @@ import org.junit.jupiter.api.Timeout;
  * process where it started: the same open file descriptors, the same mappings of the uverbs device (each CQ,
  * QP and SRQ queue of rxe is an mmap of it), and the same counts in {@code rdma resource show}. The process's
  * total mappings may move with the JVM (code cache, GC, thread stacks), so they get a slack far below one per
- * cycle. Counts: {@code -Dleak.cycles} / {@code -Dleak.connects} (per push 300 and 100, under the emulated CPU
- * of CI; 10,000 each with {@code -Dfaults.full=true}).
+ * cycle. Counts: {@code -Dleak.cycles} / {@code -Dleak.connects} (per push 150 and 50, ~25 s under the
+ * emulated CPU of CI; 10,000 each with {@code -Dfaults.full=true}).
  */
 @Tag("rdma")
 class LeakRdmaTest {
     private static final boolean FULL = Boolean.getBoolean("faults.full");
-    private static final int CYCLES = Integer.getInteger("leak.cycles", FULL ? 10_000 : 300);
-    private static final int CONNECTS = Integer.getInteger("leak.connects", FULL ? 10_000 : 100);
+    private static final int CYCLES = Integer.getInteger("leak.cycles", FULL ? 10_000 : 150);
+    private static final int CONNECTS = Integer.getInteger("leak.connects", FULL ? 10_000 : 50);
 
     @Test
     @Timeout(value = 3600, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)

@@ -24,9 +24,8 @@ class RemoteAccessBoundsRdmaTest {
     private static final Duration T = Duration.ofSeconds(20);
 
     @ParameterizedTest(name = "{0} at {1} (+{2}), rkey changed: {3}")
-    @CsvSource({"RDMA_WRITE, start, -8, false", "RDMA_WRITE, end, -8, false", "RDMA_WRITE, end, 0, false",
-        "RDMA_WRITE, start, 1073741824, false", "RDMA_WRITE, start, 0, true", "RDMA_READ, end, -8, false",
-        "RDMA_READ, start, 0, true"})
+    @CsvSource({"RDMA_WRITE, start, -8, false", "RDMA_WRITE, end, -8, false", "RDMA_WRITE, start, 1073741824, false",
+        "RDMA_WRITE, start, 0, true", "RDMA_READ, end, -8, false"})
     void outsideTheRegionIsARemoteAccessErrorAndWritesNothing(SendOpcode op, String from, long delta,
             boolean otherKey) {
         try (Arena arena = Arena.ofConfined();
