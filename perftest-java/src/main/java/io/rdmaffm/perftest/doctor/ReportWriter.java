@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.doctor;
 
+import io.rdmaffm.perftest.exchange.Untrusted;
 import io.rdmaffm.perftest.json.JsonWriter;
 import io.rdmaffm.verbs.topology.NetDevice;
 import io.rdmaffm.verbs.topology.PciPath;
@@ -82,7 +83,22 @@ public final class ReportWriter {
         b.append("\nsummary: ").append(r.count(Verdict.OK)).append(" OK, ").append(r.count(Verdict.WARN))
                 .append(" WARN, ").append(r.count(Verdict.FAIL)).append(" FAIL, ").append(r.count(Verdict.NA))
                 .append(" N/A; worst ").append(r.worst().label()).append(" (exit ").append(r.exitCode()).append(")\n");
-        return b.toString();
+        return printable(b);
+    }
+
+    /**
+     * Every line made safe for a terminal: names and reasons come from files (and file names) in the sysfs
+     * tree, which a captured or broken tree can fill with control sequences.
+     */
+    private static String printable(CharSequence text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (String l : text.toString().split("\n", -1)) {
+            if (!out.isEmpty()) {
+                out.append('\n');
+            }
+            out.append(Untrusted.line(l));
+        }
+        return out.toString();
     }
 
     private static String deviceLine(SysfsRdmaDevice d) {

@@ -113,9 +113,14 @@ final class LatencyLoops {
                 rcnt++;
                 byte expected = (byte) rcnt;
                 int spins = 0;
+                long since = 0;
                 while ((byte) BYTE.getOpaque(buf, pollOff) != expected) {
-                    if ((++spins & 0xFF) == 0 && clock.over()) {
-                        break outer;
+                    if ((++spins & 0xFF) == 0) {
+                        if (clock.over()) {
+                            break outer;
+                        }
+                        // a peer that died mid-run would otherwise hold us until the clock ends
+                        since = stallCheck(d, l, since, "peer RDMA write");
                     }
                 }
             }
@@ -138,9 +143,13 @@ final class LatencyLoops {
         while (true) {
             if (!(scnt < 1 && !l.server())) {
                 int spins = 0;
+                long since = 0;
                 while (d.pollRecvs(1) == 0) {
-                    if ((++spins & 0xFF) == 0 && clock.over()) {
-                        break outer;
+                    if ((++spins & 0xFF) == 0) {
+                        if (clock.over()) {
+                            break outer;
+                        }
+                        since = stallCheck(d, l, since, "receive");
                     }
                 }
                 if (!d.recvOk(0)) {

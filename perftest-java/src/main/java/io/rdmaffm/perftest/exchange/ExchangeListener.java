@@ -52,7 +52,7 @@ public final class ExchangeListener implements ControlListener {
                     // already failing
                 }
             }
-            throw new ExchangeException("cannot listen on port " + port + ": " + e.getMessage(), e);
+            throw ExchangeException.beforeConnection("cannot listen on port " + port + ": " + e.getMessage(), e);
         }
     }
 
@@ -91,9 +91,10 @@ public final class ExchangeListener implements ControlListener {
             return new TcpExchangeChannel(s, Role.SERVER, peer);
         } catch (SocketTimeoutException e) {
             throw new ExchangeTimeoutException("no client connected to port " + port() + " within "
-                    + ExchangeTimeouts.describe(timeout), e);
+                    + ExchangeTimeouts.describe(timeout), e, true);
         } catch (IOException e) {
-            throw new ExchangeException("accepting a client on port " + port() + " failed: " + e.getMessage(), e);
+            throw ExchangeException.beforeConnection("accepting a client on port " + port() + " failed: "
+                    + e.getMessage(), e);
         } finally {
             close();
         }

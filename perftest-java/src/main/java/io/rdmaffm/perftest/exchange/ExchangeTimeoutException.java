@@ -4,8 +4,17 @@ package io.rdmaffm.perftest.exchange;
 public final class ExchangeTimeoutException extends ExchangeException {
     private static final long serialVersionUID = 1L;
 
-    /** A time-out with a user-facing message. */
+    /** A read from a connected peer that timed out, with a user-facing message. */
     public ExchangeTimeoutException(String message, Throwable cause) {
-        super(message, cause);
+        super(message, cause, false);
+    }
+
+    /**
+     * A time-out with a user-facing message.
+     *
+     * @param beforeConnection true for a connect or accept that timed out (no peer took part)
+     */
+    public ExchangeTimeoutException(String message, Throwable cause, boolean beforeConnection) {
+        super(message, cause, beforeConnection);
     }
 }

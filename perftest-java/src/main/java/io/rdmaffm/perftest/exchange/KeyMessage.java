@@ -95,22 +95,7 @@ public final class KeyMessage {
     }
 
     private static ExchangeException malformed(String what, byte[] message) {
-        return new ExchangeException("malformed key message: " + what + " in \"" + printable(message) + "\"");
-    }
-
-    private static String printable(byte[] message) {
-        StringBuilder b = new StringBuilder();
-        for (byte x : message) {
-            int c = x & 0xff;
-            if (c == 0) {
-                b.append("\\0");
-            } else if (c >= 0x20 && c < 0x7f) {
-                b.append((char) c);
-            } else {
-                b.append(String.format("\\x%02x", c));
-            }
-        }
-        return b.toString();
+        return new ExchangeException("malformed key message: " + what + " in \"" + Untrusted.bytes(message) + "\"");
     }
 
     private static final class Cursor {
@@ -133,7 +118,7 @@ public final class KeyMessage {
                 expect(':', name);
             }
             if (m[pos] != 0) {
-                throw malformed("expected NUL at offset " + pos + ", got '" + (char) (m[pos] & 0xff) + "'", m);
+                throw malformed("expected NUL at offset " + pos + ", got '" + shown(m[pos]) + "'", m);
             }
             return v;
         }
@@ -159,8 +144,7 @@ public final class KeyMessage {
         }
 
         private static String shown(byte b) {
-            int c = b & 0xff;
-            return c >= 0x20 && c < 0x7f ? String.valueOf((char) c) : String.format("\\x%02x", c);
+            return Untrusted.bytes(new byte[] {b});
         }
     }
 }

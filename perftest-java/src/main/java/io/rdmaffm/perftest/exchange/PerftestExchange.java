@@ -14,6 +14,10 @@ import java.time.Duration;
 public final class PerftestExchange implements AutoCloseable {
     /** What perftest 4.5 writes after its closing handshake: "done" and its NUL. */
     static final byte[] DONE = "done\0".getBytes(StandardCharsets.US_ASCII);
+    /** The largest page size a peer may report (64 KiB pages exist; larger ones are not sysconf's answer). */
+    static final int MAX_PAGE_SIZE = 1 << 20;
+    /** The largest cache line a peer may report. */
+    static final int MAX_CACHE_LINE = 4096;
 
     private final ExchangeChannel channel;
     private final ExchangeTimeouts timeouts;
@@ -91,10 +95,17 @@ public final class PerftestExchange implements AutoCloseable {
                 "page size exchange", timeouts.io()));
         int line = SysData.decodeInt(channel.exchange(SysData.encodeInt(local.cacheLineSize()),
                 SysData.FIELD_SIZE, "cache line size exchange", timeouts.io()));
-        if (page <= 0 || line <= 0) {
-            throw new ExchangeException("peer sent an invalid page size " + page + " or cache line size " + line);
+        if (!plausible(page, MAX_PAGE_SIZE) || !plausible(line, MAX_CACHE_LINE)) {
+            // Both sides size their buffers from the larger values: a hostile 2 GiB "page" must not become a
+            // 4 GiB registration.
+            throw new ExchangeException("peer sent an invalid page size " + page + " or cache line size " + line
+                    + " (powers of two up to " + MAX_PAGE_SIZE + " and " + MAX_CACHE_LINE + " bytes)");
         }
         return local.merge(new SysData(page, line));
+    }
+
+    private static boolean plausible(int v, int max) {
+        return v > 0 && v <= max && Integer.bitCount(v) == 1;
     }
 
     /** Exchanges MTU enum values (1..5); returns the one both use. */

@@ -153,7 +153,8 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
             }
             closeQuietly(events);
             if (e instanceof VerbsException v) {
-                throw new ExchangeException("rdma_cm connection to " + peer + " failed: " + v.getMessage(), v);
+                throw ExchangeException.beforeConnection("rdma_cm connection to " + peer + " failed: "
+                        + v.getMessage(), v);
             }
             throw e;
         }
@@ -184,7 +185,7 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
             if (res != null) {
                 res.close();
             }
-            throw new ExchangeException("accepting the rdma_cm connection from " + peer + " failed: "
+            throw ExchangeException.beforeConnection("accepting the rdma_cm connection from " + peer + " failed: "
                     + e.getMessage(), e);
         }
     }
@@ -274,7 +275,12 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
         // Like perftest, take the bytes the reader expects whatever the sender's length: the buffer is ours.
         byte[] out = new byte[length];
         MemorySegment.copy(mr.segment(), JAVA_BYTE, RECV_OFFSET + (long) slot * SLOT, out, 0, length);
-        postReceive(slot);
+        try {
+            postReceive(slot);
+        } catch (VerbsException e) {
+            throw new ExchangeException("rdma_cm control channel to " + peer + " failed during the " + phase + ": "
+                    + e.getMessage(), e);
+        }
         if (got < length && got != 0) {
             throw new ExchangeException("peer sent " + got + " bytes during the " + phase + ", expected " + length
                     + " (same tool and flags on both sides?)");
@@ -336,9 +342,10 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
                 }
             }
         } catch (UnknownHostException e) {
-            throw new ExchangeException("unknown host: " + host, e);
+            throw ExchangeException.beforeConnection("unknown host: " + host, e);
         }
-        throw new ExchangeException(host + " has no IPv4 address (perftest's rdma_cm mode is IPv4 only)");
+        throw ExchangeException.beforeConnection(host + " has no IPv4 address (perftest's rdma_cm mode is IPv4 only)",
+                null);
     }
 
     private static Duration remaining(long deadline, Duration timeout, String peer, CmException rejected)
@@ -349,7 +356,7 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
                 throw connectFailure(rejected, peer, timeout);
             }
             throw new ExchangeTimeoutException("could not connect to " + peer + " over rdma_cm within "
-                    + ExchangeTimeouts.describe(timeout), null);
+                    + ExchangeTimeouts.describe(timeout), null, true);
         }
         return Duration.ofNanos(left);
     }
@@ -367,13 +374,13 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
     private static ExchangeException connectFailure(CmException e, String peer, Duration timeout) {
         if (e.isTimeout()) {
             return new ExchangeTimeoutException("could not connect to " + peer + " over rdma_cm within "
-                    + ExchangeTimeouts.describe(timeout), e);
+                    + ExchangeTimeouts.describe(timeout), e, true);
         }
         if (e.event() != null && e.event().type() == CmEventType.REJECTED) {
-            return new ExchangeException("no perftest server with -R is listening on " + peer
+            return ExchangeException.beforeConnection("no perftest server with -R is listening on " + peer
                     + " (connection rejected)", e);
         }
-        return new ExchangeException("rdma_cm connection to " + peer + " failed: " + e.getMessage(), e);
+        return ExchangeException.beforeConnection("rdma_cm connection to " + peer + " failed: " + e.getMessage(), e);
     }
 
     /** Closes {@code c} if not null, ignoring failures (teardown after an earlier error). */

@@ -31,7 +31,7 @@ public final class RdmaCmControlListener implements ControlListener {
         } catch (VerbsException e) {
             RdmaCmControlChannel.closeQuietly(l);
             RdmaCmControlChannel.closeQuietly(events);
-            throw new ExchangeException("cannot listen for rdma_cm connections on port " + port + ": "
+            throw ExchangeException.beforeConnection("cannot listen for rdma_cm connections on port " + port + ": "
                     + e.getMessage(), e);
         }
         this.listenId = l;
@@ -46,9 +46,10 @@ public final class RdmaCmControlListener implements ControlListener {
         } catch (CmException e) {
             if (e.isTimeout()) {
                 throw new ExchangeTimeoutException("no client connected (rdma_cm, port " + port + ") within "
-                        + ExchangeTimeouts.describe(timeout), e);
+                        + ExchangeTimeouts.describe(timeout), e, true);
             }
-            throw new ExchangeException("rdma_cm connect request on port " + port + " failed: " + e.getMessage(), e);
+            throw ExchangeException.beforeConnection("rdma_cm connect request on port " + port + " failed: "
+                    + e.getMessage(), e);
         }
         RdmaCmControlChannel ch = RdmaCmControlChannel.accept(request.id(), events, timeout);
         handedOver = true;

@@ -51,7 +51,7 @@ public final class TcpExchangeChannel implements ExchangeChannel {
         try {
             all = InetAddress.getAllByName(host);
         } catch (UnknownHostException e) {
-            throw new ExchangeException("unknown host: " + host, e);
+            throw ExchangeException.beforeConnection("unknown host: " + host, e);
         }
         List<InetAddress> ordered = new ArrayList<>();
         for (InetAddress a : all) {
@@ -82,15 +82,15 @@ public final class TcpExchangeChannel implements ExchangeChannel {
         }
         if (last instanceof SocketTimeoutException || last == null) {
             throw new ExchangeTimeoutException("could not connect to " + target + " within "
-                    + ExchangeTimeouts.describe(timeout), last);
+                    + ExchangeTimeouts.describe(timeout), last, true);
         }
         if (last instanceof ConnectException && String.valueOf(last.getMessage()).contains("refused")) {
-            throw new ExchangeException("connection refused by " + target, last);
+            throw ExchangeException.beforeConnection("connection refused by " + target, last);
         }
         if (last instanceof NoRouteToHostException) {
-            throw new ExchangeException("no route to " + target, last);
+            throw ExchangeException.beforeConnection("no route to " + target, last);
         }
-        throw new ExchangeException("could not connect to " + target + ": " + last.getMessage(), last);
+        throw ExchangeException.beforeConnection("could not connect to " + target + ": " + last.getMessage(), last);
     }
 
     @Override

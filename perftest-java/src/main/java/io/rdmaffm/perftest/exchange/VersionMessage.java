@@ -32,13 +32,16 @@ public final class VersionMessage {
         return out;
     }
 
-    /** The peer's version string: the bytes up to the first NUL (or all 16), as ASCII. */
+    /**
+     * The peer's version string: the bytes up to the first NUL (or all 16), one char per byte (ISO-8859-1), so
+     * that a message can show exactly the bytes a peer sent ({@link Untrusted#text}).
+     */
     public static String decode(byte[] message) {
         int end = 0;
         while (end < message.length && message[end] != 0) {
             end++;
         }
-        return new String(message, 0, end, StandardCharsets.US_ASCII);
+        return new String(message, 0, end, StandardCharsets.ISO_8859_1);
     }
 
     /**
@@ -80,17 +83,8 @@ public final class VersionMessage {
     /** Throws the user-facing error perftest would give for a peer older than {@link #MIN_COMPATIBLE}. */
     public static void requireCompatible(String peerVersion) throws ExchangeException {
         if (numeric(peerVersion) < MIN_COMPATIBLE) {
-            String shown = peerVersion.isEmpty() ? "(empty)" : printable(peerVersion);
+            String shown = peerVersion.isEmpty() ? "(empty)" : Untrusted.text(peerVersion);
             throw new ExchangeException("peer speaks perftest version " + shown + ", need >= 5.70");
         }
-    }
-
-    static String printable(String s) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            b.append(c >= 0x20 && c < 0x7f ? String.valueOf(c) : String.format("\\x%02x", (int) c));
-        }
-        return b.toString();
     }
 }

@@ -291,8 +291,11 @@ public final class JsonWriter {
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
                 default -> {
-                    // U+2028/2029 are valid in JSON but end a line in JavaScript source.
-                    if (c < 0x20 || c == 0x2028 || c == 0x2029) {
+                    // U+2028/2029 are valid in JSON but end a line in JavaScript source; DEL, C1 controls,
+                    // bidirectional overrides and zero-width marks are valid too, but values read from a
+                    // broken sysfs tree or a peer would reach the terminal of whoever prints the document.
+                    if (c < 0x20 || (c >= 0x7f && c < 0xa0) || (c >= 0x200b && c <= 0x200f)
+                            || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff) {
                         out.append("\\u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 0xf])
                                 .append(HEX[(c >> 4) & 0xf]).append(HEX[c & 0xf]);
                     } else {

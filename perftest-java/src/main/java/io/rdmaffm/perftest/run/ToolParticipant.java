@@ -18,6 +18,7 @@ import io.rdmaffm.perftest.report.RunReporter;
 import io.rdmaffm.perftest.report.TimeSeries;
 import io.rdmaffm.perftest.vocab.BwReport;
 import io.rdmaffm.perftest.vocab.Tool;
+import io.rdmaffm.verbs.VerbsException;
 
 /**
  * The script's local steps: the engine does them and hands back values, the reporter prints those. Keeps the
@@ -90,6 +91,18 @@ final class ToolParticipant implements ScriptRunner.Participant {
 
     @Override
     public void perform(Step step, int sizeIndex) throws Exception {
+        try {
+            performStep(step, sizeIndex);
+        } catch (VerbsException e) {
+            if (step == Step.SETUP || step == Step.CM_LISTEN) {
+                throw e;
+            }
+            // After the set-up a verb fails because of the peer (its keys), the link or the device: the run failed.
+            throw new RunFailure(e.getMessage(), e);
+        }
+    }
+
+    private void performStep(Step step, int sizeIndex) throws Exception {
         boolean rdmaCmExchange = p.endpoint().rdmaCmExchange();
         switch (step) {
             case CM_LISTEN -> engine.cmListen();

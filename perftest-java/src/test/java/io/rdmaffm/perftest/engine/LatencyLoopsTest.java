@@ -53,6 +53,22 @@ class LatencyLoopsTest {
     }
 
     @Test
+    void durationModeEndsOnASilentPeerLongBeforeTheClock() {
+        // -D 3600 against a peer that died: the stall limit (5 ms here), not the hour, ends the wait
+        long hour = 3_600_000 * MS;
+        FakeDataPath w = new FakeDataPath(1, 1, 1);
+        RunFailure fw = assertThrows(RunFailure.class,
+                () -> LatencyLoops.writeDuration(w, spec(2, 0, 0, false, hour), new Measurement(1, 1)));
+        assertTrue(fw.getMessage().startsWith("no peer RDMA write completion"), fw.getMessage());
+        FakeDataPath s = new FakeDataPath(1, 1, 1);
+        long start = s.now;
+        RunFailure fs = assertThrows(RunFailure.class,
+                () -> LatencyLoops.sendDuration(s, spec(8, 0, 1, true, hour), new Measurement(1, 1)));
+        assertTrue(fs.getMessage().startsWith("no receive completion"), fs.getMessage());
+        assertTrue(s.now - start < 1000 * MS, "waited " + (s.now - start) + " ns of fake time");
+    }
+
+    @Test
     void oneSidedLatencyStallsOnAMissingCompletion() {
         FakeDataPath d = new FakeDataPath(1, 1, 1);
         d.executeLimit = 10;

@@ -152,6 +152,16 @@ final class PerftestPeers {
         throw new AssertionError("no rdma_cm id listened on port " + port + " within " + seconds + " s");
     }
 
+    /** A tool's "TOOL: error: ..." line in {@code output}, or "" when it printed none. */
+    static String errorLine(String output) {
+        for (String l : output.split("\n")) {
+            if (l.contains(": error: ")) {
+                return l.strip();
+            }
+        }
+        return "";
+    }
+
     static List<String> args(String... a) {
         return new ArrayList<>(List.of(a));
     }

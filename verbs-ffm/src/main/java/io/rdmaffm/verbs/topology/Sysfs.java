@@ -160,6 +160,11 @@ public final class Sysfs {
      * @return the names, or why the directory cannot be listed
      */
     public Reading<List<String>> list(Path dir) {
+        // The JDK opens a directory without O_DIRECTORY before reading it: a FIFO where a directory should be
+        // would block that open forever, so anything that is not a directory is refused first.
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            return Reading.unknown(display(dir) + ": not a directory");
+        }
         List<String> names = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path p : ds) {

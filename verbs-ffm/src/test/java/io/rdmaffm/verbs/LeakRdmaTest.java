@@ -1,0 +1,135 @@
+package io.rdmaffm.verbs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rdmaffm.verbs.connect.Connection;
+import io.rdmaffm.verbs.connect.ConnectionException;
+import io.rdmaffm.verbs.connect.RdmaServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Opening and closing every kind of verbs object many times, and failing many rdma_cm connects, leaves the
+ * process where it started: the same open file descriptors, the same mappings of the uverbs device (each CQ,
+ * QP and SRQ queue of rxe is an mmap of it), and the same counts in {@code rdma resource show}. The process's
+ * total mappings may move with the JVM (code cache, GC, thread stacks), so they get a slack far below one per
+ * cycle. Counts: {@code -Dleak.cycles} / {@code -Dleak.connects} (per push 150 and 50, ~25 s under the
+ * emulated CPU of CI; 10,000 each with {@code -Dfaults.full=true}).
+ */
+@Tag("rdma")
+class LeakRdmaTest {
+    private static final boolean FULL = Boolean.getBoolean("faults.full");
+    private static final int CYCLES = Integer.getInteger("leak.cycles", FULL ? 10_000 : 150);
+    private static final int CONNECTS = Integer.getInteger("leak.connects", FULL ? 10_000 : 50);
+
+    @Test
+    @Timeout(value = 3600, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void everyObjectKindOpenedAndClosedLeavesNothing() throws Exception {
+        String device = RdmaTestDevice.name();
+        cycle(device); // libibverbs and the provider load once; that is not a leak
+        Snapshot before = Snapshot.take(device);
+        long t0 = System.nanoTime();
+        for (int i = 0; i < CYCLES; i++) {
+            cycle(device);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        Snapshot after = Snapshot.take(device);
+        System.out.printf("leak test: %d cycles of context, PD, MR, MW (1 and 2), CQ with channel, RC/UC/UD QPs, "
+                + "SRQ, AH in %.1f s; before %s, after %s%n", CYCLES, seconds, before, after);
+        before.assertSameAs(after, CYCLES);
+    }
+
+    @Test
+    @Timeout(value = 3600, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void failedConnectsLeaveNothing() throws Exception {
+        String device = RdmaTestDevice.name();
+        InetSocketAddress unused;
+        try (RdmaServer s = RdmaServer.listen(new InetSocketAddress(RdmaTestDevice.ipv4Address(), 0))) {
+            unused = s.localAddress();
+        }
+        InetSocketAddress nobody = unused;
+        assertThrows(ConnectionException.class, () -> Connection.connect(nobody, Duration.ofSeconds(10)));
+        Snapshot before = Snapshot.take(device);
+        long t0 = System.nanoTime();
+        for (int i = 0; i < CONNECTS; i++) {
+            ConnectionException e = assertThrows(ConnectionException.class,
+                    () -> Connection.connect(nobody, Duration.ofSeconds(10)), "connect " + i);
+            assertEquals(ConnectionException.Reason.CONNECT_FAILED, e.reason(), e.getMessage());
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        Snapshot after = Snapshot.take(device);
+        System.out.printf("leak test: %d refused rdma_cm connects in %.1f s; before %s, after %s%n", CONNECTS,
+                seconds, before, after);
+        before.assertSameAs(after, CONNECTS);
+    }
+
+    /** One of each object, created in dependency order and closed in reverse. */
+    private static void cycle(String device) {
+        try (Context ctx = Context.open(device);
+             ProtectionDomain pd = ctx.allocateProtectionDomain();
+             MemoryRegion mr = pd.allocateRegion(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+             MemoryWindow mw1 = pd.allocateMemoryWindow(MemoryWindow.Type.TYPE_1);
+             MemoryWindow mw2 = pd.allocateMemoryWindow(MemoryWindow.Type.TYPE_2);
+             CompletionChannel channel = ctx.createCompletionChannel();
+             CompletionQueue cq = ctx.createCompletionQueue(16, channel, 0);
+             SharedReceiveQueue srq = pd.createSharedReceiveQueue(16, 1, 0);
+             QueuePair rc = pd.createQueuePair(new QueuePairInit(QueuePairType.RC, cq, cq));
+             QueuePair uc = pd.createQueuePair(new QueuePairInit(QueuePairType.UC, cq, cq));
+             QueuePair ud = pd.createQueuePair(new QueuePairInit(QueuePairType.UD, cq, cq));
+             QueuePair onSrq = pd.createQueuePair(new QueuePairInit(QueuePairType.RC, cq, cq)
+                     .sharedReceiveQueue(srq));
+             AddressHandle ah = pd.createAddressHandle(new AddressVector().port(1)
+                     .global(ctx.queryGid(1, RdmaTestDevice.gidIndex()).gid(), RdmaTestDevice.gidIndex()))) {
+            assertTrue(rc.qpNumber() != uc.qpNumber() && ud.qpNumber() != onSrq.qpNumber() && mr.rkey() != mw1.rkey()
+                    && mw2 != null && ah != null);
+        }
+    }
+
+    /** What the process and the device hold at one moment. */
+    private record Snapshot(long fds, long uverbsMaps, long maps, String rdma) {
+        static Snapshot take(String device) throws IOException, InterruptedException {
+            long fds;
+            try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
+                fds = s.count();
+            }
+            List<String> maps = Files.readAllLines(Path.of("/proc/self/maps"));
+            long uverbs = maps.stream().filter(l -> l.contains("/dev/infiniband/")).count();
+            return new Snapshot(fds, uverbs, maps.size(), rdmaResources(device));
+        }
+
+        void assertSameAs(Snapshot after, int cycles) {
+            assertEquals(fds, after.fds, "open file descriptors");
+            assertEquals(uverbsMaps, after.uverbsMaps, "mappings of /dev/infiniband");
+            assertEquals(rdma, after.rdma, "rdma resource show");
+            assertTrue(after.maps - maps < Math.max(64, cycles / 10), "mappings grew from " + maps + " to "
+                    + after.maps + " over " + cycles + " cycles");
+        }
+    }
+
+    /** The device's line of {@code rdma resource show}, e.g. "pd 1 cq 2 qp 1 cm_id 0 mr 1 ctx 1 srq 0". */
+    private static String rdmaResources(String device) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("rdma", "resource", "show").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0, "rdma resource show: " + out);
+        String key = ": " + device + ": ";
+        for (String line : out.split("\n")) {
+            int at = line.indexOf(key);
+            if (at >= 0) {
+                return line.substring(at + key.length()).strip();
+            }
+        }
+        throw new AssertionError("rdma resource show lists no " + device + ": " + out);
+    }
+}
