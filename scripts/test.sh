@@ -72,7 +72,7 @@ for stage in "${stages[@]}"; do
 		;;
 	rdma)
 		# Offline in the VM: the host run (or the build above) has already fetched every plugin and dependency.
-		run_stage rdma "$SCRIPT_DIR/rdma-env.sh" --timeout 2400 -- "${MVN[@]}" -o surefire:test \
+		run_stage rdma "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- "${MVN[@]}" -o surefire:test \
 			-Drdma.groups=rdma -Drdma.excludedGroups=
 		;;
 	multihost)

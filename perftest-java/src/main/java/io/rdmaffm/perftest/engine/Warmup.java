@@ -74,17 +74,21 @@ public final class Warmup {
         int invocations = Math.max(MIN_INVOCATIONS, p.limits().warmupIterations() / perInvocation);
         long start = System.nanoTime();
         long deadline = start + LIMIT.toNanos();
-        try (WarmupLoops loops = new WarmupLoops(p, plan, dev, kind); JitCounters jit = JitCounters.open()) {
+        try (JitCounters jit = JitCounters.open()) {
             int rounds = 0;
             boolean quiet = false;
             while (!quiet && System.nanoTime() - deadline < 0) {
-                long before = compilations(jit);
-                for (int i = 0; i < invocations; i++) {
-                    loops.once();
+                // Fresh queues each round: over hundreds of short invocations a self-connected QP's send loops
+                // with receives (-D latency, -b send) ran out of posted receives and waited on RNR for ever.
+                try (WarmupLoops loops = new WarmupLoops(p, plan, dev, kind)) {
+                    long before = compilations(jit);
+                    for (int i = 0; i < invocations; i++) {
+                        loops.once();
+                    }
+                    awaitIdleCompiler(jit, IDLE_NANOS, IDLE_WAIT_NANOS);
+                    quiet = jit != null && compilations(jit) == before;
                 }
-                awaitIdleCompiler(jit, IDLE_NANOS, IDLE_WAIT_NANOS);
                 rounds++;
-                quiet = jit != null && compilations(jit) == before;
                 // Later rounds only look for what is still compiling: fewer invocations do.
                 invocations = Math.max(MIN_INVOCATIONS / 4, invocations / 4);
             }
