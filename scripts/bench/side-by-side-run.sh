@@ -115,21 +115,24 @@ median() {
 	sort -g | awk '{a[NR]=$1} END {if (NR==0) {print "n/a"; exit} if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'
 }
 
-# ratio_of B_ARRAY A_ARRAY COL: median over rounds of B[i] / mean(A[i], A[i+1]) for column COL.
-ratios() {
-	local col="$1" i
-	for ((i = 0; i < rounds; i++)); do
-		awk -v b="$(cut -d' ' -f"$col" <<< "${B[i]}")" -v l="$(cut -d' ' -f"$col" <<< "${A[i]}")" \
+# neighbour_ratio COL NUMERATOR FIRST: median over i = FIRST..rounds-1 of column COL of NUMERATOR[i] divided by
+# the mean of the C runs either side of it (A[i-FIRST] and A[i+1]). NUMERATOR B, FIRST 0: Java/C; NUMERATOR A,
+# FIRST 1: the C/C noise of the same boot.
+neighbour_ratio() {
+	local col="$1" first="$3" i
+	local -n num="$2"
+	for ((i = first; i < rounds; i++)); do
+		awk -v b="$(cut -d' ' -f"$col" <<< "${num[i]}")" -v l="$(cut -d' ' -f"$col" <<< "${A[i-first]}")" \
 			-v r="$(cut -d' ' -f"$col" <<< "${A[i+1]}")" 'BEGIN {if (b != "" && l+r > 0) printf "%.3f\n", b/((l+r)/2)}'
 	done | median
 }
 
+ratios() {
+	neighbour_ratio "$1" B 0
+}
+
 noise() {
-	local col="$1" i
-	for ((i = 1; i < rounds; i++)); do
-		awk -v b="$(cut -d' ' -f"$col" <<< "${A[i]}")" -v l="$(cut -d' ' -f"$col" <<< "${A[i-1]}")" \
-			-v r="$(cut -d' ' -f"$col" <<< "${A[i+1]}")" 'BEGIN {if (b != "" && l+r > 0) printf "%.3f\n", b/((l+r)/2)}'
-	done | median
+	neighbour_ratio "$1" A 1
 }
 
 table="$outdir/side-by-side.md"

@@ -4,8 +4,6 @@ import io.rdmaffm.perftest.exchange.ExchangeListener;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.util.Set;
 
 /**
@@ -122,24 +120,10 @@ public final class EarlyListen {
         if (port < 0) {
             return;
         }
-        ServerSocket s = null;
         try {
-            s = new ServerSocket();
-            s.setReuseAddress(true);
-            s.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[4]), port), 1);
-            ExchangeListener.offer(s);
+            ExchangeListener.offer(ExchangeListener.bindListening(InetAddress.getByAddress(new byte[4]), port));
         } catch (IOException e) {
-            closeQuietly(s);
-        }
-    }
-
-    private static void closeQuietly(ServerSocket s) {
-        if (s != null) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // it never listened
-            }
+            // the regular listen reports it
         }
     }
 }

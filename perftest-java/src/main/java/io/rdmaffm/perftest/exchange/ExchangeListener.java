@@ -36,29 +36,34 @@ public final class ExchangeListener implements ControlListener {
                 return new ExchangeListener(early);
             }
         }
-        ServerSocket s = null;
         try {
             InetAddress addr = bindHost != null ? InetAddress.getByName(bindHost)
                     : InetAddress.getByName(ipv6 ? "::" : "0.0.0.0");
-            s = new ServerSocket();
-            s.setReuseAddress(true);
-            s.bind(new InetSocketAddress(addr, port), 1);
-            return new ExchangeListener(s);
+            return new ExchangeListener(bindListening(addr, port));
         } catch (IOException e) {
-            if (s != null) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // already failing
-                }
-            }
             throw ExchangeException.beforeConnection("cannot listen on port " + port + ": " + e.getMessage(), e);
         }
     }
 
     /**
-     * Hands over a socket already listening on every IPv4 address, bound with a backlog of one as
-     * {@link #listen} binds: the next listen on its port takes it instead of binding.
+     * A socket listening on {@code addr:port} for one client at a time, as perftest listens (backlog 1, address
+     * reusable at once after the previous server); closed again if the bind fails.
+     */
+    public static ServerSocket bindListening(InetAddress addr, int port) throws IOException {
+        ServerSocket s = new ServerSocket();
+        try {
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(addr, port), 1);
+            return s;
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Hands over a socket from {@link #bindListening} on every IPv4 address: the next listen on its port takes it
+     * instead of binding.
      */
     public static synchronized void offer(ServerSocket listening) {
         offered = listening;

@@ -45,19 +45,20 @@ class QuietWindowRdmaTest {
         int port = PerftestPeers.freshPort();
         List<String> common = PerftestPeers.args("-d", device, "-x", PerftestPeers.gidIndex(), "-p",
                 String.valueOf(port));
-        List<String> c = concat(List.of("/usr/bin/" + tool), common);
-        List<String> java = concat(List.of(launcher().toString(), tool), common);
+        String[] flags = common.toArray(String[]::new);
+        List<String> c = RemoteHost.concat(List.of("/usr/bin/" + tool), flags);
+        List<String> java = RemoteHost.concat(List.of(launcher().toString(), tool), flags);
         java.addAll(List.of("--out_json_file", json.toString()));
         PerftestPeers.Peer server;
         PerftestPeers.Peer client;
         if (javaIsClient) {
             server = PerftestPeers.startC(c);
             PerftestPeers.awaitListening(port, 30);
-            client = PerftestPeers.startProcess(concat(java, List.of(PerftestPeers.serverIp())));
+            client = PerftestPeers.startProcess(RemoteHost.concat(java, PerftestPeers.serverIp()));
         } else {
             server = PerftestPeers.startProcess(java);
             PerftestPeers.awaitListening(port, 120);
-            client = PerftestPeers.startC(concat(c, List.of(PerftestPeers.serverIp())));
+            client = PerftestPeers.startC(RemoteHost.concat(c, PerftestPeers.serverIp()));
         }
         PerftestPeers.Outcome cl = client.await(300);
         PerftestPeers.Outcome sv = server.await(60);
@@ -89,12 +90,13 @@ class QuietWindowRdmaTest {
         int port = PerftestPeers.freshPort();
         List<String> common = PerftestPeers.args("-d", device, "-x", PerftestPeers.gidIndex(), "-p",
                 String.valueOf(port), "-s", "65536", "-n", "200");
-        PerftestPeers.Peer server = PerftestPeers.startProcess(concat(List.of(launcher().toString(), "ib_write_bw"),
-                common));
+        String[] flags = common.toArray(String[]::new);
+        PerftestPeers.Peer server = PerftestPeers.startProcess(RemoteHost.concat(
+                List.of(launcher().toString(), "ib_write_bw"), flags));
         // The trivial JVM starts in about 1.3 s in the emulated VM; this leaves room for a busy CI machine.
         Thread.sleep(5000);
-        PerftestPeers.Outcome cl = PerftestPeers.startC(concat(concat(List.of("/usr/bin/ib_write_bw"), common),
-                List.of(PerftestPeers.serverIp()))).await(300);
+        PerftestPeers.Outcome cl = PerftestPeers.startC(RemoteHost.concat(
+                RemoteHost.concat(List.of("/usr/bin/ib_write_bw"), flags), PerftestPeers.serverIp())).await(300);
         PerftestPeers.Outcome sv = server.await(120);
         String both = "\n--- C client ---\n" + cl.output() + "\n--- Java server ---\n" + sv.output();
         assertEquals(0, cl.exitCode(), "the C client connected and ran" + both);
@@ -115,11 +117,5 @@ class QuietWindowRdmaTest {
         Path bin = Path.of(System.getProperty("user.dir")).resolveSibling("bin").resolve("rdma-perftest");
         assertTrue(Files.isExecutable(bin), "no launcher at " + bin);
         return bin;
-    }
-
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> r = new ArrayList<>(a);
-        r.addAll(b);
-        return r;
     }
 }
