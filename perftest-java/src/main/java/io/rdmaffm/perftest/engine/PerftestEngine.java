@@ -57,6 +57,9 @@ public final class PerftestEngine implements AutoCloseable {
     private VerbsSide side;
     private Verifier verifier;
     private Measurement measurement;
+    /** The next window's loop inputs, built by {@link #prepare} before the settle (null: not prepared). */
+    private BwSpec nextBw;
+    private LatencySpec nextLatency;
 
     /**
      * An engine for {@code p} on {@code dev}, which the caller keeps open until this engine is closed; each
@@ -250,14 +253,47 @@ public final class PerftestEngine implements AutoCloseable {
     }
 
     /**
-     * Before the pre-run barrier: the send tools post their receives on the sides that receive; then, while the
-     * peer waits at the barrier and measures nothing, the compiler finishes what the connection set-up queued.
+     * Before the pre-run barrier, everything of size number {@code sizeIndex}'s window that is not the loop
+     * itself: receives posted on the sides that receive, sends prepared on the sides that send, the loop's inputs.
+     * Then, while the peer waits at the barrier and measures nothing, the compiler finishes what this set-up and
+     * the connection queued: a method first compiled after the settle would compile in the window.
      */
     public void prepare(int sizeIndex) {
-        postReceivesFor(sizeIndex);
+        setUpWindow(sizeIndex);
         if (p.limits().warmupIterations() > 0) {
             Warmup.settleCompiler();
         }
+    }
+
+    /**
+     * {@link #prepare} of the first size, for the tools whose exchange has no per-size barrier to prepare before
+     * (all but the send tools): called right after {@link #connect}, while the peer waits for the keys or the
+     * barrier that follow. Nothing on a side that runs no loop (the passive server).
+     */
+    public void prepareFirstWindow() {
+        if (WarmupLoops.kind(p) != WarmupLoops.Kind.NONE) {
+            prepare(0);
+        }
+    }
+
+    private void setUpWindow(int sizeIndex) {
+        postReceivesFor(sizeIndex);
+        long size = plan.size(sizeIndex);
+        RunParameters.Workload w = p.workload();
+        if (p.tool().bandwidth()) {
+            nextBw = LoopSpecs.bandwidth(p, plan, size, w.iterations(), true);
+            if (!sendServer()) {
+                side.prepareSends(LoopSpecs.opcode(p), LoopSpecs.wireSize(p, size));
+            }
+        } else {
+            side.prepareSends(LoopSpecs.opcode(p), LoopSpecs.wireSize(p, size));
+            nextLatency = LoopSpecs.latency(p, plan, size, w.iterations(), plan.rxDepth(), !p.isClient(), true);
+        }
+    }
+
+    /** The uni-directional send_bw server: it only receives. */
+    private boolean sendServer() {
+        return verb == Verb.SEND && !p.isClient() && !p.workload().bidirectional();
     }
 
     private void postReceivesFor(int sizeIndex) {
@@ -271,8 +307,14 @@ public final class PerftestEngine implements AutoCloseable {
         }
     }
 
-    /** The measured loop for size number {@code sizeIndex}. */
+    /**
+     * The measured loop for size number {@code sizeIndex}; sets up its window first unless {@link #prepare} did
+     * (sizes after the first, in the tools without a per-size barrier).
+     */
     public RunResult run(int sizeIndex) {
+        if (nextBw == null && nextLatency == null) {
+            setUpWindow(sizeIndex);
+        }
         long size = plan.size(sizeIndex);
         if (p.tool().bandwidth()) {
             return runBandwidth(size, sizeIndex);
@@ -283,15 +325,15 @@ public final class PerftestEngine implements AutoCloseable {
     private RunResult runBandwidth(long size, int window) {
         RunParameters.Workload w = p.workload();
         Measurement m = measurement;
-        BwSpec b = LoopSpecs.bandwidth(p, plan, size, w.iterations(), true);
-        if (verb == Verb.SEND && !p.isClient() && !w.bidirectional()) {
+        BwSpec b = nextBw;
+        nextBw = null;
+        if (sendServer()) {
             windows.open(window);
             BwLoops.sendServer(side, b, plan.rxDepth(), m);
             windows.close(window);
             long n = w.duration() ? m.counted : w.iterations() * numQps;
             return new RunResult.Window(size, n, m.windowStart, m.windowEnd, verifier.received(size));
         }
-        side.prepareSends(LoopSpecs.opcode(p), LoopSpecs.wireSize(p, size));
         Verification checked = Verification.none();
         windows.open(window);
         if (verb == Verb.SEND && w.bidirectional()) {
@@ -318,9 +360,8 @@ public final class PerftestEngine implements AutoCloseable {
     private RunResult runLatency(long size, int window) {
         RunParameters.Workload w = p.workload();
         Measurement m = measurement;
-        boolean server = !p.isClient();
-        side.prepareSends(LoopSpecs.opcode(p), LoopSpecs.wireSize(p, size));
-        LatencySpec l = LoopSpecs.latency(p, plan, size, w.iterations(), plan.rxDepth(), server, true);
+        LatencySpec l = nextLatency;
+        nextLatency = null;
         long wire = LoopSpecs.wireSize(p, size);
         if (w.duration()) {
             windows.open(window);

@@ -18,6 +18,7 @@ import io.rdmaffm.perftest.report.RunReporter;
 import io.rdmaffm.perftest.report.TimeSeries;
 import io.rdmaffm.perftest.vocab.BwReport;
 import io.rdmaffm.perftest.vocab.Tool;
+import io.rdmaffm.perftest.vocab.Verb;
 import io.rdmaffm.verbs.VerbsException;
 
 /**
@@ -108,7 +109,14 @@ final class ToolParticipant implements ScriptRunner.Participant {
             case CM_LISTEN -> engine.cmListen();
             case CM_CONNECT -> engine.cmConnect();
             case SETUP -> setup();
-            case CONNECT -> engine.connect();
+            case CONNECT -> {
+                engine.connect();
+                if (p.verb() != Verb.SEND) {
+                    // The send tools prepare each size before its barrier (PREPARE); the others have no such
+                    // step, and the keys or the barrier after the connection give their first window's settle.
+                    engine.prepareFirstWindow();
+                }
+            }
             case PRINT_LOCAL -> reporter.addresses("local", engine.localDestinations(), dev.withGid(), rdmaCmExchange);
             case PRINT_REMOTE -> reporter.addresses("remote", engine.remoteDestinations(), dev.withGid(), rdmaCmExchange);
             case HEADER -> reporter.header(p.workload().duration());
