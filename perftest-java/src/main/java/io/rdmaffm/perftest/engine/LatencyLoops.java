@@ -218,13 +218,18 @@ final class LatencyLoops {
     }
 
     /**
-     * Runs the stall clock {@code times} times the way a waiting loop does (a first call, then calls within the
-     * limit), so the warm-up compiles it although its loops seldom wait.
+     * Runs what a waiting loop checks every so many empty polls {@code times} times, as it does (the stall clock:
+     * a first call, then calls within the limit; with {@code -D} the duration clock's end too), so the warm-up
+     * compiles them although on a QP connected to itself its loops seldom wait.
      */
-    static void runStallClock(DataPath d, LatencySpec l, int times) {
+    static void runWaitChecks(DataPath d, LatencySpec l, int times) {
+        DurationClock clock = l.durationNanos() > 0 ? new DurationClock(d, l.durationNanos(), l.marginNanos()) : null;
         long since = 0;
         for (int i = 0; i < times; i++) {
             since = stallCheck(d, l, since, "warm-up");
+            if (clock != null && clock.over()) {
+                clock = new DurationClock(d, l.durationNanos(), l.marginNanos());
+            }
         }
     }
 

@@ -47,7 +47,7 @@ final class WarmupLoops implements AutoCloseable {
     private final LatencySpec lat;
     private final LatencySpec latDuration;
     private final BwSpec bidirectional;
-    /** Receives the send_bw server loop re-posted and left standing after an invocation. */
+    /** Receives left posted after an invocation (the send_bw server loop's re-posts, send_lat -D's). */
     private int standingReceives;
 
     /** Which of perftest's loops this side runs. */
@@ -162,7 +162,10 @@ final class WarmupLoops implements AutoCloseable {
     private void latency() {
         // On a QP connected to itself the completion is there within a few polls, so the loops rarely reach
         // their stall clock (every 1024th empty poll); in the measured run they reach it all the time.
-        LatencyLoops.runStallClock(side, lat, STALL_CLOCK_CALLS);
+        LatencyLoops.runWaitChecks(side, lat, STALL_CLOCK_CALLS);
+        if (latDuration != null) {
+            LatencyLoops.runWaitChecks(side, latDuration, STALL_CLOCK_CALLS);
+        }
         switch (p.verb()) {
             // The write-latency "server" posts first: on a loopback QP it then finds its own write.
             case WRITE -> {
@@ -172,11 +175,21 @@ final class WarmupLoops implements AutoCloseable {
                 }
             }
             case SEND -> {
-                side.postReceives(LATENCY_RX_DEPTH, (int) size + RunPlan.GRH_BYTES);
+                // The send loop consumes every receive it finds posted plus as many it re-posts, and leaves
+                // none: it needs LATENCY_RX_DEPTH at its start, some of them left by the duration loop.
+                if (standingReceives < LATENCY_RX_DEPTH) {
+                    side.postReceives(LATENCY_RX_DEPTH - standingReceives, (int) size + RunPlan.GRH_BYTES);
+                }
                 LatencyLoops.send(side, lat, m);
-                // Not sendDuration: on a QP connected to itself its clock ends between a send and the receive
-                // that send needs, and the next invocation's send waited on RNR for ever (CI, -D send_lat). Its
-                // loop compiles in the measured run instead, and the window says so.
+                standingReceives = 0;
+                if (latDuration != null) {
+                    // Each of its sends needs a receive posted on this QP (else RNR: rnr_retry 7 waits for
+                    // ever); it re-posts each one it consumes and checks its clock after the re-post, so it
+                    // ends with as many posted as it started with.
+                    side.postReceives(LATENCY_RX_DEPTH, (int) size + RunPlan.GRH_BYTES);
+                    LatencyLoops.sendDuration(side, latDuration, m);
+                    standingReceives = LATENCY_RX_DEPTH;
+                }
             }
             default -> {
                 LatencyLoops.oneSided(side, lat, m);
