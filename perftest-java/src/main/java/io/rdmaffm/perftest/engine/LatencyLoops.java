@@ -116,7 +116,7 @@ final class LatencyLoops {
                 long since = 0;
                 while ((byte) BYTE.getOpaque(buf, pollOff) != expected) {
                     if ((++spins & 0xFF) == 0) {
-                        if (clock.over()) {
+                        if (d.nanoTime() >= clock.end) {
                             break outer;
                         }
                         // a peer that died mid-run would otherwise hold us until the clock ends
@@ -146,7 +146,7 @@ final class LatencyLoops {
                 long since = 0;
                 while (d.pollRecvs(1) == 0) {
                     if ((++spins & 0xFF) == 0) {
-                        if (clock.over()) {
+                        if (d.nanoTime() >= clock.end) {
                             break outer;
                         }
                         since = stallCheck(d, l, since, "receive");
@@ -218,18 +218,13 @@ final class LatencyLoops {
     }
 
     /**
-     * Runs what a waiting loop checks every so many empty polls {@code times} times, as it does (the stall clock:
-     * a first call, then calls within the limit; with {@code -D} the duration clock's end too), so the warm-up
-     * compiles them although on a QP connected to itself its loops seldom wait.
+     * Runs the stall clock {@code times} times the way a waiting loop does (a first call, then calls within the
+     * limit), so the warm-up compiles it although on a QP connected to itself its loops seldom wait.
      */
-    static void runWaitChecks(DataPath d, LatencySpec l, int times) {
-        DurationClock clock = l.durationNanos() > 0 ? new DurationClock(d, l.durationNanos(), l.marginNanos()) : null;
+    static void runStallClock(DataPath d, LatencySpec l, int times) {
         long since = 0;
         for (int i = 0; i < times; i++) {
             since = stallCheck(d, l, since, "warm-up");
-            if (clock != null && clock.over()) {
-                clock = new DurationClock(d, l.durationNanos(), l.marginNanos());
-            }
         }
     }
 
@@ -256,7 +251,11 @@ final class LatencyLoops {
         private final DataPath d;
         private final long sampleStart;
         private final long sampleEnd;
-        private final long end;
+        /**
+         * When the run is over. The loops read it themselves where they wait: a method for it would be called only
+         * there, where a loop on a QP connected to itself never waits, and would compile in the measured window.
+         */
+        final long end;
         private long sampled;
         private long sampledAt;
         private long stoppedAt;
@@ -286,9 +285,6 @@ final class LatencyLoops {
             return now < end;
         }
 
-        boolean over() {
-            return d.nanoTime() >= end;
-        }
 
         /** The window and the round trips counted in it. */
         void report(Measurement m) {

@@ -162,10 +162,7 @@ final class WarmupLoops implements AutoCloseable {
     private void latency() {
         // On a QP connected to itself the completion is there within a few polls, so the loops rarely reach
         // their stall clock (every 1024th empty poll); in the measured run they reach it all the time.
-        LatencyLoops.runWaitChecks(side, lat, STALL_CLOCK_CALLS);
-        if (latDuration != null) {
-            LatencyLoops.runWaitChecks(side, latDuration, STALL_CLOCK_CALLS);
-        }
+        LatencyLoops.runStallClock(side, lat, STALL_CLOCK_CALLS);
         switch (p.verb()) {
             // The write-latency "server" posts first: on a loopback QP it then finds its own write.
             case WRITE -> {
