@@ -60,6 +60,8 @@ public final class PerftestEngine implements AutoCloseable {
     /** The next window's loop inputs, built by {@link #prepare} before the settle (null: not prepared). */
     private BwSpec nextBw;
     private LatencySpec nextLatency;
+    /** What goes on the wire per work request in the next window. */
+    private long nextWire;
 
     /**
      * An engine for {@code p} on {@code dev}, which the caller keeps open until this engine is closed; each
@@ -280,13 +282,14 @@ public final class PerftestEngine implements AutoCloseable {
         postReceivesFor(sizeIndex);
         long size = plan.size(sizeIndex);
         RunParameters.Workload w = p.workload();
+        nextWire = LoopSpecs.wireSize(p, size);
         if (p.tool().bandwidth()) {
             nextBw = LoopSpecs.bandwidth(p, plan, size, w.iterations(), true);
             if (!sendServer()) {
-                side.prepareSends(LoopSpecs.opcode(p), LoopSpecs.wireSize(p, size));
+                side.prepareSends(LoopSpecs.opcode(p), nextWire);
             }
         } else {
-            side.prepareSends(LoopSpecs.opcode(p), LoopSpecs.wireSize(p, size));
+            side.prepareSends(LoopSpecs.opcode(p), nextWire);
             nextLatency = LoopSpecs.latency(p, plan, size, w.iterations(), plan.rxDepth(), !p.isClient(), true);
         }
     }
@@ -327,6 +330,7 @@ public final class PerftestEngine implements AutoCloseable {
         Measurement m = measurement;
         BwSpec b = nextBw;
         nextBw = null;
+        long wire = nextWire;
         if (sendServer()) {
             windows.open(window);
             BwLoops.sendServer(side, b, plan.rxDepth(), m);
@@ -348,7 +352,6 @@ public final class PerftestEngine implements AutoCloseable {
         if (verb == Verb.READ) {
             checked = verifier.read(size);
         }
-        long wire = LoopSpecs.wireSize(p, size);
         if (w.duration()) {
             return new RunResult.Window(wire, m.counted, m.windowStart, m.windowEnd, checked);
         }
@@ -362,7 +365,7 @@ public final class PerftestEngine implements AutoCloseable {
         Measurement m = measurement;
         LatencySpec l = nextLatency;
         nextLatency = null;
-        long wire = LoopSpecs.wireSize(p, size);
+        long wire = nextWire;
         if (w.duration()) {
             windows.open(window);
             switch (verb) {
