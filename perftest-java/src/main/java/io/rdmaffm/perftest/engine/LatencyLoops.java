@@ -285,7 +285,6 @@ final class LatencyLoops {
             return now < end;
         }
 
-
         /** The window and the round trips counted in it. */
         void report(Measurement m) {
             m.windowStart = sampledAt;

@@ -268,12 +268,13 @@ public final class PerftestEngine implements AutoCloseable {
     }
 
     /**
-     * {@link #prepare} of the first size, for the tools whose exchange has no per-size barrier to prepare before
-     * (all but the send tools): called right after {@link #connect}, while the peer waits for the keys or the
-     * barrier that follow. Nothing on a side that runs no loop (the passive server).
+     * Right after {@link #connect}, while the peer waits for the keys or the barrier that follow: {@link #prepare}
+     * of the first size for the tools whose exchange has no per-size barrier to prepare before (all but the send
+     * tools, which prepare each size in their PREPARE step). Nothing on a side that runs no loop (the passive
+     * server).
      */
     public void prepareFirstWindow() {
-        if (WarmupLoops.kind(p) != WarmupLoops.Kind.NONE) {
+        if (verb != Verb.SEND && WarmupLoops.kind(p) != WarmupLoops.Kind.NONE) {
             prepare(0);
         }
     }

@@ -18,7 +18,6 @@ import io.rdmaffm.perftest.report.RunReporter;
 import io.rdmaffm.perftest.report.TimeSeries;
 import io.rdmaffm.perftest.vocab.BwReport;
 import io.rdmaffm.perftest.vocab.Tool;
-import io.rdmaffm.perftest.vocab.Verb;
 import io.rdmaffm.verbs.VerbsException;
 
 /**
@@ -111,11 +110,7 @@ final class ToolParticipant implements ScriptRunner.Participant {
             case SETUP -> setup();
             case CONNECT -> {
                 engine.connect();
-                if (p.verb() != Verb.SEND) {
-                    // The send tools prepare each size before its barrier (PREPARE); the others have no such
-                    // step, and the keys or the barrier after the connection give their first window's settle.
-                    engine.prepareFirstWindow();
-                }
+                engine.prepareFirstWindow();
             }
             case PRINT_LOCAL -> reporter.addresses("local", engine.localDestinations(), dev.withGid(), rdmaCmExchange);
             case PRINT_REMOTE -> reporter.addresses("remote", engine.remoteDestinations(), dev.withGid(), rdmaCmExchange);
