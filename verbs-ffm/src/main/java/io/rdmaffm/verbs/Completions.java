@@ -144,9 +144,14 @@ public final class Completions implements AutoCloseable {
         return array.asSlice(at(i), SIZE);
     }
 
-    /** One line describing entry i, for error messages (allocates; not for the data path). */
+    /**
+     * One line describing entry i, for error messages (allocates; not for the data path). The opcode only for a
+     * successful completion: ibv_poll_cq(3) leaves it undefined otherwise, and Soft-RoCE leaves 0 there
+     * (IBV_WC_SEND), which named a failed RDMA write a SEND.
+     */
     public String describe(int i) {
-        return "wr_id " + wrId(i) + " " + opcode(i) + " status " + status(i) + " (" + statusCode(i) + ", vendor error 0x"
+        return "wr_id " + wrId(i) + (isSuccess(i) ? " " + opcode(i) : "") + " status " + status(i) + " ("
+                + statusCode(i) + ", vendor error 0x"
                 + Integer.toHexString(vendorError(i)) + ") qp 0x" + Integer.toHexString(qpNumber(i));
     }
 

@@ -10,6 +10,7 @@ import java.lang.foreign.StructLayout;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -187,5 +188,27 @@ class VerbsValuesTest {
         assertEquals(v4, new GidEntry(1, 1, v4.gid(), GidType.ROCE_V2, 3, "veth0"));
         assertNotEquals(v4, v6);
         assertThrows(IllegalArgumentException.class, () -> new GidEntry(1, 0, new byte[15], GidType.IB, 0, ""));
+    }
+
+    /**
+     * A failed completion's line names no opcode: ibv_poll_cq(3) leaves it undefined, and Soft-RoCE's 0 (SEND)
+     * made a write that failed when the link went down read "SEND status LOC_QP_OP_ERR". A successful one names it.
+     */
+    @Test
+    void aFailedCompletionIsDescribedWithoutItsUndefinedOpcode() {
+        try (Completions wc = new Completions(2)) {
+            long size = Structs.ibv_wc.byteSize();
+            MemorySegment a = wc.array;
+            a.set(JAVA_LONG, Structs.offset(Structs.ibv_wc, "wr_id"), 7L);
+            a.set(JAVA_INT, Structs.offset(Structs.ibv_wc, "status"), 2); // IBV_WC_LOC_QP_OP_ERR
+            a.set(JAVA_INT, Structs.offset(Structs.ibv_wc, "opcode"), 0);
+            a.set(JAVA_INT, Structs.offset(Structs.ibv_wc, "qp_num"), 0x12);
+            a.set(JAVA_LONG, size + Structs.offset(Structs.ibv_wc, "wr_id"), 8L);
+            a.set(JAVA_INT, size + Structs.offset(Structs.ibv_wc, "opcode"), 1); // IBV_WC_RDMA_WRITE
+            a.set(JAVA_INT, size + Structs.offset(Structs.ibv_wc, "qp_num"), 0x12);
+            wc.count = 2;
+            assertEquals("wr_id 7 status LOC_QP_OP_ERR (2, vendor error 0x0) qp 0x12", wc.describe(0));
+            assertEquals("wr_id 8 RDMA_WRITE status SUCCESS (0, vendor error 0x0) qp 0x12", wc.describe(1));
+        }
     }
 }
