@@ -118,6 +118,19 @@ public final class OpenDevice implements AutoCloseable {
                 port.maxMessageSize());
     }
 
+    /**
+     * "port 1 of rxe0 is DOWN" when the port has left ACTIVE (its link went down), else null: said next to a run's
+     * failure, which the completion's status alone (LOC_QP_OP_ERR on Soft-RoCE) does not explain.
+     */
+    public String portTrouble() {
+        try {
+            PortState state = ctx.queryPort(ibPort).state();
+            return state == PortState.ACTIVE ? null : "port " + ibPort + " of " + name + " is " + state;
+        } catch (RuntimeException e) {
+            return null; // the device may be going away: the failure's own message stands
+        }
+    }
+
     /** The opened device. */
     Context context() {
         return ctx;

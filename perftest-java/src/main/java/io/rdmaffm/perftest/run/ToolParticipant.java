@@ -98,8 +98,16 @@ final class ToolParticipant implements ScriptRunner.Participant {
                 throw e;
             }
             // After the set-up a verb fails because of the peer (its keys), the link or the device: the run failed.
-            throw new RunFailure(e.getMessage(), e);
+            throw withPortState(new RunFailure(e.getMessage(), e));
+        } catch (RunFailure e) {
+            throw withPortState(e);
         }
+    }
+
+    /** The failure, saying so when the port is no longer ACTIVE (the link went down under the run). */
+    private RunFailure withPortState(RunFailure e) {
+        String trouble = dev.portTrouble();
+        return trouble == null ? e : new RunFailure(e.getMessage() + " (" + trouble + ")", e);
     }
 
     private void performStep(Step step, int sizeIndex) throws Exception {
