@@ -11,8 +11,8 @@ import java.util.Locale;
 /**
  * The record of the fault cases a test ran, for scripts/faults.sh's table in the README: one tab-separated line
  * per case in {@code target/faults/NAME.tsv} (NAME the test's), with the fault, what happened, the seconds from
- * the fault to the end of the run, the bytes verified and the kernel objects left behind. The file starts empty
- * in each run of the test.
+ * the fault to the end of the run, the bytes verified and the kernel objects left behind (or the columns the test
+ * names itself). The file starts empty in each run of the test.
  */
 public final class FaultRecords {
     /** The columns, in order. */
@@ -34,11 +34,16 @@ public final class FaultRecords {
 
     /** A fresh record file for the test {@code name}. */
     public static FaultRecords open(String name) {
+        return open(name, HEADER);
+    }
+
+    /** A fresh record file for the test {@code name}, with its own columns ({@code header}, tab-separated). */
+    public static FaultRecords open(String name, String header) {
         Path dir = Path.of("target", "faults");
         try {
             Files.createDirectories(dir);
             Path f = dir.resolve(name + ".tsv");
-            Files.writeString(f, HEADER + "\n", StandardCharsets.UTF_8);
+            Files.writeString(f, header + "\n", StandardCharsets.UTF_8);
             return new FaultRecords(f);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -51,9 +56,13 @@ public final class FaultRecords {
      */
     public synchronized void add(String fault, String caseName, String outcome, double seconds, long verified,
             String leaked, String note) {
-        String line = String.join("\t", clean(fault), clean(caseName), clean(outcome),
-                seconds < 0 ? "-" : String.format(Locale.ROOT, "%.1f", seconds), verified < 0 ? "-" : Long.toString(verified),
-                leaked == null || leaked.isEmpty() ? "0" : clean(leaked), clean(note)) + "\n";
+        row(fault, caseName, outcome, seconds < 0 ? "-" : String.format(Locale.ROOT, "%.1f", seconds),
+                verified < 0 ? "-" : Long.toString(verified), leaked == null || leaked.isEmpty() ? "0" : leaked, note);
+    }
+
+    /** One case as the values of the file's columns, in order (tabs and line breaks in them become spaces). */
+    public synchronized void row(String... values) {
+        String line = String.join("\t", java.util.Arrays.stream(values).map(FaultRecords::clean).toList()) + "\n";
         try {
             Files.writeString(file, line, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
         } catch (IOException e) {

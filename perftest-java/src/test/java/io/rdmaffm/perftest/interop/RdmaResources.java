@@ -19,6 +19,11 @@ final class RdmaResources {
         if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new AssertionError("rdma resource show failed: " + out);
         }
+        return parse(out, device);
+    }
+
+    /** The counts of {@code device} in the output of {@code rdma resource show} (run here or on another host). */
+    static String parse(String out, String device) {
         String key = ": " + device + ": ";
         for (String line : out.split("\n")) {
             int at = line.indexOf(key);
