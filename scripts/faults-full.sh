@@ -3,8 +3,11 @@
 # (10,000 sessions) and the doctor fuzzer (1,000 sysfs trees) on the host; on Soft-RoCE (natively or in the
 # VM) 10,000 open/close cycles and 10,000 refused connects (LeakRdmaTest), a SIGKILLed peer for all eight tools
 # against C and Java (DeadPeerRdmaTest), remote access outside the registered buffer, 1,000 hostile -R
-# sessions (CmExchangeFuzzRdmaTest). Prints the record of each case (target/faults/*.tsv) at the end; exits
-# non-zero when a suite failed. One to two hours in the emulated VM (the 10,000 connects are most of it).
+# sessions (CmExchangeFuzzRdmaTest); in two Soft-RoCE guests (scripts/rxe-vms.sh) the network between them broken
+# under traffic (CrossHostNetworkFaultsRdmaTest: netem loss, reordering and jitter for all eight tools, 100% loss
+# and the link down mid-run, the device deleted mid-run and added again). Prints the record of each case
+# (target/faults/*.tsv) at the end; exits non-zero when a suite failed. Two to three hours in the emulated VMs
+# (the 10,000 connects are most of it; the two-guest part about half an hour).
 #
 # usage: scripts/faults-full.sh
 set -euo pipefail
@@ -26,6 +29,9 @@ status=0
 	-Drdma.groups=rdma -Drdma.excludedGroups= -Dtest='LeakRdmaTest,RemoteAccessBoundsRdmaTest' && \
 	${MVN[*]} -o surefire:test -pl perftest-java ${FULL[*]} -Drdma.groups=rdma -Drdma.excludedGroups= \
 	-Dtest='DeadPeerRdmaTest,RemoteAccessRdmaTest,CmExchangeFuzzRdmaTest'" || status=1
+"$SCRIPT_DIR/rxe-vms.sh" --vms 2 --timeout 5400 -- env MAVEN_OPTS=-XX:TieredStopAtLevel=1 "${MVN[@]}" -o surefire:test \
+	-pl perftest-java "${FULL[@]}" -Drdma.groups=multihost -Drdma.excludedGroups= \
+	-Dtest='CrossHostNetworkFaultsRdmaTest' || status=1
 
 for f in perftest-java/target/faults/*.tsv; do
 	[[ -f "$f" ]] || continue
