@@ -223,8 +223,9 @@ class CrossHostNetworkFaultsRdmaTest {
      * eth0 down, then up again. Down longer than --timeout, both sides must fail (the client at once if rxe
      * fails its QP, LOC_QP_OP_ERR, else when no completion came for --timeout). A flap shorter than --timeout
      * might be carried by RC retransmission (Soft-RoCE retries without limit at retry_cnt 7), so there either
-     * outcome is right if it is clean (exit 0 with verified data, or exit 1 with one line); measured on Linux 6.1,
-     * a 2 s flap failed both runs: LOC_QP_OP_ERR at once, or no completion after the link was back.
+     * outcome is right if it is clean (exit 0, no corrupt byte where verified, or exit 1 with one line). Both
+     * happen on Linux 6.1's rxe: a 2 s flap failed ib_write_bw at once (LOC_QP_OP_ERR) in one run and ended it by
+     * the stall check in another (the QP made no progress after the link was back), and ib_send_lat completed.
      */
     @ParameterizedTest(name = "link down {1} s and up mid-run: {0}")
     @MethodSource("linkCases")
