@@ -78,7 +78,6 @@ class CrossHostNetworkFaultsRdmaTest {
     /** An outage longer than --timeout (the run must fail), and a flap shorter (RC retransmission may carry it). */
     private static final int OUTAGE_S = 8;
     private static final int FLAP_S = 2;
-    private static final Pattern MISMATCHES = Pattern.compile(" verify: (\\d+) mismatching bytes");
     /**
      * The launcher's JVM options (RDMA_PERFTEST_JAVA_OPTS). Per push C1 only: under the emulated CPU a side then
      * reaches its measured loop about 8 s sooner and exits about 7 s sooner (measured in the two guests: the
@@ -90,23 +89,22 @@ class CrossHostNetworkFaultsRdmaTest {
     private static final String HEADER = "fault\ttool\troles\toutcome\tseconds\tretransmissions\tcorrupt_bytes\tleaked";
 
     private static GuestNetwork net;
-    private static RemoteHost.GidTable here;
-    private static RemoteHost.GidTable there;
+    private static FaultPair.Hosts hosts;
     private static FaultRecords records;
     private static int caseNumber;
 
     @BeforeAll
     static void twoGuests() throws Exception {
-        List<String> hosts = RemoteHost.clusterHosts();
+        List<String> names = RemoteHost.clusterHosts();
         Assumptions.assumeTrue("1".equals(System.getenv("RDMA_IN_VM")),
                 "breaks the network between the hosts: only in the throwaway guests of scripts/rxe-vms.sh");
         String device = PerftestPeers.device();
         PerftestPeers.requireCPerftest();
         String netdev = System.getenv().getOrDefault("RDMA_NETDEV", "eth0");
-        RemoteHost peer = new RemoteHost(hosts.get(1));
+        RemoteHost peer = new RemoteHost(names.get(1));
         net = GuestNetwork.open(device, netdev, peer);
-        here = RemoteHost.GidTable.local(device);
-        there = RemoteHost.GidTable.parse(net.there(60, RemoteHost.GidTable.listing(device)));
+        hosts = new FaultPair.Hosts(net, RemoteHost.GidTable.local(device),
+                RemoteHost.GidTable.parse(net.there(60, RemoteHost.GidTable.listing(device))), JAVA_OPTS);
         records = FaultRecords.open("network-faults", HEADER);
         deleteRecursively(Path.of("target", "network-faults"));
     }
@@ -168,13 +166,13 @@ class CrossHostNetworkFaultsRdmaTest {
         // 500 round trips), a send window of 16 (rxe goes back N on every gap: a deep queue multiplies resending).
         List<String> workload = tool.endsWith("_bw") && !tool.contains("atomic")
                 ? List.of("-s", "4096", "-n", "200", "-t", "16") : List.of("-n", "500");
-        Pair run = Pair.start(dir, tool, pairing, workload, 300);
-        assertTrue(FaultSide.awaitEnd(330, run.client, run.server), "the run did not end within 330 s" + run.both());
+        FaultPair run = hosts.start(dir, tool, pairing, workload, 300);
+        assertTrue(FaultSide.awaitEnd(330, run.client(), run.server()), "the run did not end within 330 s" + run.both());
         if (pairing != Pairing.JAVA_CLIENT_JAVA_SERVER && InteropRdmaTest.cClockFailed(run.both())) {
             // C perftest's clock calibration fails now and then under the emulated CPU: one more try.
             run.stop();
-            run = Pair.start(dir.resolve("again"), tool, pairing, workload, 300);
-            assertTrue(FaultSide.awaitEnd(330, run.client, run.server), "the run did not end" + run.both());
+            run = hosts.start(dir.resolve("again"), tool, pairing, workload, 300);
+            assertTrue(FaultSide.awaitEnd(330, run.client(), run.server()), "the run did not end" + run.both());
         }
         run.stop();
         GuestNetwork.Snapshot end = net.awaitResources(before.resources());
@@ -182,14 +180,14 @@ class CrossHostNetworkFaultsRdmaTest {
         GuestNetwork.Counters moved = end.counters().since(before.counters());
         String resources = before.resources();
         String after = end.resources();
-        long corrupt = corruptBytes(run.both());
-        double seconds = Math.max(run.client.secondsAfter(run.started), run.server.secondsAfter(run.started));
-        records.row("netem " + NETEM + " on both eth0", tool, roles(pairing), run.outcome(run.started), secs(seconds),
+        long corrupt = FaultPair.corruptBytes(run.both());
+        double seconds = Math.max(run.client().secondsAfter(run.started()), run.server().secondsAfter(run.started()));
+        records.row("netem " + NETEM + " on both eth0", tool, roles(pairing), run.outcome(run.started()), FaultPair.secs(seconds),
                 moved.describe("rxe-host1", "rxe-host2") + "; netem dropped " + drops,
                 corrupt < 0 ? "-" : Long.toString(corrupt), after.equals(resources) ? "0" : after);
 
-        assertEquals(0, run.client.exitCode(), "client exit" + run.both());
-        assertEquals(0, run.server.exitCode(), "server exit" + run.both());
+        assertEquals(0, run.client().exitCode(), "client exit" + run.both());
+        assertEquals(0, run.server().exitCode(), "server exit" + run.both());
         if (pairing == Pairing.JAVA_CLIENT_JAVA_SERVER && !tool.contains("atomic")) {
             assertEquals(0, corrupt, "a side verified the data, 0 corrupt bytes" + run.both());
         }
@@ -291,16 +289,16 @@ class CrossHostNetworkFaultsRdmaTest {
 
         // The device is back (runWithFault restored it): a new run on it, Java here against C there.
         Path dir = caseDir("after-add");
-        Pair again = Pair.start(dir, "ib_write_bw", Pairing.JAVA_CLIENT_C_SERVER, List.of("-s", "4096", "-n", "200"),
+        FaultPair again = hosts.start(dir, "ib_write_bw", Pairing.JAVA_CLIENT_C_SERVER, List.of("-s", "4096", "-n", "200"),
                 240);
-        assertTrue(FaultSide.awaitEnd(270, again.client, again.server), "the new run did not end" + again.both());
+        assertTrue(FaultSide.awaitEnd(270, again.client(), again.server()), "the new run did not end" + again.both());
         again.stop();
         records.row("run after rdma link add rxe0", "ib_write_bw", roles(Pairing.JAVA_CLIENT_C_SERVER),
-                again.outcome(again.started),
-                secs(Math.max(again.client.secondsAfter(again.started), again.server.secondsAfter(again.started))),
+                again.outcome(again.started()),
+                FaultPair.secs(Math.max(again.client().secondsAfter(again.started()), again.server().secondsAfter(again.started()))),
                 "-", "-", "-");
-        assertEquals(0, again.client.exitCode(), "client exit after rdma link add" + again.both());
-        assertEquals(0, again.server.exitCode(), "server exit after rdma link add" + again.both());
+        assertEquals(0, again.client().exitCode(), "client exit after rdma link add" + again.both());
+        assertEquals(0, again.server().exitCode(), "server exit after rdma link add" + again.both());
     }
 
     /** A fault: made once the run is in its measured window, lifted once both sides have ended. */
@@ -312,14 +310,14 @@ class CrossHostNetworkFaultsRdmaTest {
     }
 
     /** A Java↔Java run under a fault: its sides, when the fault came, what it did. */
-    private record Faulted(Pair run, long faultAt, String tool, GuestNetwork.Counters moved, String resources,
+    private record Faulted(FaultPair run, long faultAt, String tool, GuestNetwork.Counters moved, String resources,
             String after, String note) {
         void record(String fault) throws IOException {
-            double seconds = Math.max(run.client.secondsAfter(faultAt), run.server.secondsAfter(faultAt));
-            long corrupt = corruptBytes(run.both());
+            double seconds = Math.max(run.client().secondsAfter(faultAt), run.server().secondsAfter(faultAt));
+            long corrupt = FaultPair.corruptBytes(run.both());
             records.row(fault, tool, roles(Pairing.JAVA_CLIENT_JAVA_SERVER),
                     run.outcome(faultAt) + (note.isEmpty() ? "" : "; " + note),
-                    secs(seconds), moved.describe("rxe-host1", "rxe-host2"),
+                    FaultPair.secs(seconds), moved.describe("rxe-host1", "rxe-host2"),
                     corrupt < 0 ? "-" : Long.toString(corrupt), after.equals(resources) ? "0" : after);
         }
 
@@ -328,7 +326,7 @@ class CrossHostNetworkFaultsRdmaTest {
          * within the bound after the fault; no crash, nothing leaked.
          */
         void assertEndedCleanly() throws IOException {
-            for (FaultSide s : List.of(run.client, run.server)) {
+            for (FaultSide s : List.of(run.client(), run.server())) {
                 int exit = s.exitCode();
                 assertTrue(exit == 0 || exit == 1, s.name + " exit" + run.both());
                 if (exit == 1) {
@@ -337,14 +335,14 @@ class CrossHostNetworkFaultsRdmaTest {
                 assertTrue(s.secondsAfter(faultAt) <= BOUND_S, s.name + " ended " + s.secondsAfter(faultAt)
                         + " s after the fault, bound " + BOUND_S + " s" + run.both());
             }
-            assertTrue(corruptBytes(run.both()) <= 0, "no corrupt byte reported" + run.both());
+            assertTrue(FaultPair.corruptBytes(run.both()) <= 0, "no corrupt byte reported" + run.both());
             run.assertNoCrash();
             assertEquals(resources, after, "rdma resource counts (here | there)");
         }
 
         /** Both sides: exit 1 with one error line, within the bound after the fault, no crash, nothing leaked. */
         void assertFailedCleanly() throws IOException {
-            for (FaultSide s : List.of(run.client, run.server)) {
+            for (FaultSide s : List.of(run.client(), run.server())) {
                 assertEquals(1, s.exitCode(), s.name + " exit" + run.both());
                 assertFalse(PerftestPeers.errorLine(s.output()).isEmpty(), s.name + ": no error line" + run.both());
                 assertTrue(s.secondsAfter(faultAt) <= BOUND_S, s.name + " ended " + s.secondsAfter(faultAt)
@@ -366,17 +364,17 @@ class CrossHostNetworkFaultsRdmaTest {
                 ? List.of("-s", "4096") : List.of());
         workload.addAll(List.of("-D", String.valueOf(DURATION_S), "--timeout", String.valueOf(STALL_S),
                 "--peer-timeout", String.valueOf(PEER_TIMEOUT_S)));
-        Pair run = Pair.start(dir, tool, Pairing.JAVA_CLIENT_JAVA_SERVER, workload, 120);
+        FaultPair run = hosts.start(dir, tool, Pairing.JAVA_CLIENT_JAVA_SERVER, workload, 120);
         String note;
         long faultAt;
         boolean added;
         try {
-            run.client.awaitOutput(" #bytes", 240);
+            run.client().awaitOutput(" #bytes", 240);
             net.dropConnection();
             Thread.sleep(FAULT_AFTER_MS);
             faultAt = System.nanoTime();
             fault.inject();
-            FaultSide.awaitEnd(BOUND_S + 30, run.client, run.server);
+            FaultSide.awaitEnd(BOUND_S + 30, run.client(), run.server());
             note = fault.lift();
         } finally {
             try {
@@ -389,81 +387,6 @@ class CrossHostNetworkFaultsRdmaTest {
         GuestNetwork.Counters moved = after.counters().since(before.counters());
         return new Faulted(run, faultAt, tool, added ? moved.thereOnly() : moved, before.resources(),
                 after.resources(), note);
-    }
-
-    /** Both sides of a run, server first. */
-    private record Pair(FaultSide client, FaultSide server, long started) {
-        static Pair start(Path dir, String tool, Pairing pairing, List<String> workload, int limitSeconds)
-                throws Exception {
-            int port = PerftestPeers.freshPort();
-            List<String> common = PerftestPeers.args("-d", net.device, "-p", String.valueOf(port));
-            common.addAll(workload);
-            List<String> java = new ArrayList<>(common);
-            java.addAll(List.of("--warmup", "0"));
-            if (pairing == Pairing.JAVA_CLIENT_JAVA_SERVER) {
-                java.add("--verify");
-            }
-            // C perftest takes the -x of its own host's IPv4 GID; perftest-java chooses it by itself.
-            List<String> c = RemoteHost.concat(List.of("stdbuf", "-oL", "/usr/bin/" + tool),
-                    common.toArray(String[]::new));
-            c.addAll(List.of("-x", String.valueOf(there.ipv4Index())));
-            String hereIp = here.address(here.ipv4Index()).getHostAddress();
-            String thereIp = there.address(there.ipv4Index()).getHostAddress();
-            boolean serverThere = pairing != Pairing.C_CLIENT_JAVA_SERVER;
-            FaultSide server = FaultSide.start(serverThere ? net.peer : null, "server", dir, limitSeconds, port,
-                    JAVA_OPTS, pairing == Pairing.JAVA_CLIENT_C_SERVER ? c : FaultSide.launcher(tool, java));
-            server.awaitListening(240);
-            long started = System.nanoTime();
-            FaultSide client = FaultSide.start(serverThere ? null : net.peer, "client", dir, limitSeconds, 0, JAVA_OPTS,
-                    pairing == Pairing.C_CLIENT_JAVA_SERVER ? RemoteHost.concat(c, hereIp)
-                            : FaultSide.launcher(tool, RemoteHost.concat(java, thereIp)));
-            return new Pair(client, server, started);
-        }
-
-        void stop() throws Exception {
-            client.stop();
-            server.stop();
-        }
-
-        /** "client (here) exit 1 after 5.3 s: TOOL: error: ...; server (...) ...", seconds from {@code t0}. */
-        String outcome(long t0) throws IOException {
-            return side(client, t0) + "; " + side(server, t0);
-        }
-
-        private static String side(FaultSide s, long t0) throws IOException {
-            String line = PerftestPeers.errorLine(s.output());
-            return s.name + " exit " + s.exitCode() + (s.ended() ? " after " + secs(s.secondsAfter(t0)) + " s" : "")
-                    + (line.isEmpty() ? "" : ": " + line);
-        }
-
-        String both() throws IOException {
-            return "\n--- client (" + client.where() + ") ---\n" + client.output() + "\n--- server (" + server.where()
-                    + ") ---\n" + server.output();
-        }
-
-        /** No stack trace (no --debug given), no hs_err file of a JVM crash in the case folder. */
-        void assertNoCrash() throws IOException {
-            String out = both();
-            assertFalse(out.contains("\tat ") || out.contains("Exception in thread"), "a stack trace" + out);
-            Path dir = client.dir();
-            try (Stream<Path> files = Files.list(dir)) {
-                List<Path> crashes = files.filter(p -> p.getFileName().toString().startsWith("hs_err")).toList();
-                assertTrue(crashes.isEmpty(), "JVM crash files " + crashes + out);
-            }
-        }
-    }
-
-    /**
-     * The corrupt bytes a --verify side reported (the largest running total), 0 when all was as expected, -1 when
-     * no side checked.
-     */
-    static long corruptBytes(String outputs) {
-        long found = outputs.contains(" verify: all data as expected") ? 0 : -1;
-        Matcher m = MISMATCHES.matcher(outputs);
-        while (m.find()) {
-            found = Math.max(found, Long.parseLong(m.group(1)));
-        }
-        return found;
     }
 
     /** A fresh shared folder for one case, under target/ (shared with the peer: the same path there). */
@@ -487,9 +410,5 @@ class CrossHostNetworkFaultsRdmaTest {
                 }
             }
         }
-    }
-
-    private static String secs(double s) {
-        return String.format(Locale.ROOT, "%.1f", s);
     }
 }
