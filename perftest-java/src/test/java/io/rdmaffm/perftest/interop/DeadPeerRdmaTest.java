@@ -23,20 +23,24 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A Java server whose client (Debian's C perftest, or perftest-java in its own JVM) is killed with SIGKILL at a
- * phase of the run: right after the exchange connected the QPs ("remote address" printed), or in the measured
- * loop (1.5 s after the table header). The Java survivor must end within its {@code --timeout} plus a margin,
+ * phase of the run: right after the exchange connected the QPs ("remote address" printed), in the measured
+ * loop (1.5 s after the table header), or in the final exchange after the loop (reports, closing handshake:
+ * the client reaches the server through a {@link ReportCuttingRelay}, which passes half of the client's first
+ * message after the loop and kills it there). The Java survivor must end within its {@code --timeout} plus a margin,
  * exit 1, print one error line and no stack trace, and leave the device's kernel objects where they were. A
  * peer that dies before or inside the TCP exchange is covered without a device by ExitCodesTest and
  * ExchangeFuzzTest (the kernel closes a killed process's socket: the survivor sees the same close).
  *
- * <p>Per push: four cases of ib_write_bw and ib_send_lat; {@code -Dfaults.full=true}: all eight tools, each
- * with both peers at both phases.
+ * <p>Per push: six cases of ib_write_bw and ib_send_lat, every peer and phase; {@code -Dfaults.full=true}: all
+ * eight tools, each with both peers at all three phases.
  */
 @Tag("rdma")
 class DeadPeerRdmaTest {
     private static final int TIMEOUT_S = 5;
     /** The survivor's limit after the kill: its --timeout plus the emulated CPU's slowness. */
     private static final int MARGIN_S = 25;
+    /** The reporting phase's -D: its loop must end for the final exchange to begin. */
+    private static final int REPORTING_DURATION_S = 4;
     private static FaultRecords records;
     /** The device's objects before the first case; a killed peer's are freed by the kernel after it has gone. */
     private static String baseline;
@@ -60,14 +64,21 @@ class DeadPeerRdmaTest {
         List<Arguments> all = new ArrayList<>();
         for (String tool : tools) {
             for (String peer : List.of("C", "Java")) {
-                for (String phase : List.of("connected", "measuring")) {
+                for (String phase : List.of("connected", "measuring", "reporting")) {
+                    // ib_write_lat has no final exchange: both sides just exit after the loop (perftest's quirk)
+                    if (phase.equals("reporting") && tool.equals("ib_write_lat")) {
+                        continue;
+                    }
                     all.add(Arguments.of(tool, peer, phase));
                 }
             }
         }
         if (!Boolean.getBoolean("faults.full")) {
-            // ~25 s a case in CI's emulated VM: per push four, every peer and phase once
-            return Stream.of(all.get(1), all.get(2), all.get(5), all.get(7));
+            // ~25 s a case in CI's emulated VM: per push six, every peer and phase once
+            return Stream.of(
+                    Arguments.of("ib_write_bw", "C", "measuring"), Arguments.of("ib_write_bw", "Java", "connected"),
+                    Arguments.of("ib_write_bw", "C", "reporting"), Arguments.of("ib_send_lat", "C", "measuring"),
+                    Arguments.of("ib_send_lat", "Java", "measuring"), Arguments.of("ib_send_lat", "Java", "reporting"));
         }
         return all.stream();
     }
@@ -78,10 +89,12 @@ class DeadPeerRdmaTest {
         String device = PerftestPeers.device();
         PerftestPeers.requireCPerftest();
         String before = RdmaResources.awaitSummary(device, baseline, 10);
+        String cutAt = "";
         int port = PerftestPeers.freshPort();
-        List<String> common = PerftestPeers.args("-d", device, "-x", PerftestPeers.gidIndex(), "-p",
-                String.valueOf(port), "-D", "60");
-        List<String> server = new ArrayList<>(List.of(tool));
+        boolean reporting = phase.equals("reporting");
+        List<String> common = PerftestPeers.args("-d", device, "-x", PerftestPeers.gidIndex(), "-D",
+                reporting ? String.valueOf(REPORTING_DURATION_S) : "60");
+        List<String> server = new ArrayList<>(List.of(tool, "-p", String.valueOf(port)));
         server.addAll(common);
         server.addAll(List.of("--timeout", String.valueOf(TIMEOUT_S), "--accept-timeout", "120", "--warmup", "0"));
         PerftestPeers.Peer survivor = PerftestPeers.startJava(server);
@@ -94,24 +107,37 @@ class DeadPeerRdmaTest {
         if (peer.equals("Java")) {
             client.addAll(List.of("--warmup", "0"));
         }
-        client.add(PerftestPeers.serverIp());
-        Watched victim = Watched.start(client);
-        String marker = phase.equals("connected") ? "remote address" : " #bytes";
-        if (!victim.awaitLine(marker, 120)) {
-            victim.kill();
-            fail("the " + peer + " client never printed '" + marker + "':\n" + victim.output());
+        try (ReportCuttingRelay relay = new ReportCuttingRelay(PerftestPeers.serverIp(), port)) {
+            client.addAll(List.of("-p", String.valueOf(reporting ? relay.port() : port), PerftestPeers.serverIp()));
+            Watched victim = Watched.start(client);
+            String marker = phase.equals("connected") ? "remote address" : " #bytes";
+            if (!victim.awaitLine(marker, 120)) {
+                victim.kill();
+                fail("the " + peer + " client never printed '" + marker + "':\n" + victim.output());
+            }
+            if (!phase.equals("connected")) {
+                Thread.sleep(1500);
+            }
+            if (reporting) {
+                relay.arm(victim::killQuietly);
+                boolean cut = relay.awaitCut(REPORTING_DURATION_S + 60);
+                victim.kill();
+                if (!cut) {
+                    fail("the " + peer + " client sent nothing after its loop:\n" + victim.output());
+                }
+                cutAt = relay.describeCut();
+            } else {
+                victim.kill();
+            }
         }
-        if (phase.equals("measuring")) {
-            Thread.sleep(1500);
-        }
-        victim.kill();
         long t0 = System.nanoTime();
         PerftestPeers.Outcome out = survivor.await(TIMEOUT_S + MARGIN_S);
         double seconds = (System.nanoTime() - t0) / 1e9;
         String after = RdmaResources.awaitSummary(device, before, 10);
         String caseName = tool + ", " + peer + " client killed when " + phase;
         String line = PerftestPeers.errorLine(out.output());
-        records.add("peer SIGKILLed", caseName, "exit " + out.exitCode() + ": " + line, seconds, -1,
+        records.add("peer SIGKILLed", caseName + (reporting ? " (server got " + cutAt + ")" : ""),
+                "exit " + out.exitCode() + ": " + line, seconds, -1,
                 before.equals(after) ? "" : after, "Java server survives");
 
         assertEquals(1, out.exitCode(), caseName + ":\n" + out.output());
@@ -174,6 +200,15 @@ class DeadPeerRdmaTest {
         void kill() throws InterruptedException {
             process.destroyForcibly(); // SIGKILL on Linux
             process.waitFor(10, TimeUnit.SECONDS);
+        }
+
+        /** {@link #kill} for the relay's thread. */
+        void killQuietly() {
+            try {
+                kill();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
 
         String output() {
