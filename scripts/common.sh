@@ -12,8 +12,9 @@ die() {
 # perftest (the interop peer), and what the Soft-RoCE VM needs.
 RDMA_PACKAGES=(rdma-core ibverbs-providers ibverbs-utils libibverbs-dev librdmacm-dev perftest iproute2)
 VM_PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static)
-# The multi-VM harness (rxe-vms.sh): sshd and ssh in every guest, from this machine's root.
-MULTIHOST_PACKAGES=(openssh-server openssh-client)
+# The multi-VM harness (rxe-vms.sh): sshd and ssh in every guest, from this machine's root; and a real Slurm
+# (munged, slurmctld, slurmd, salloc/srun) that scripts/vm/guest-slurm.sh starts in the guests, never here.
+MULTIHOST_PACKAGES=(openssh-server openssh-client munge slurmctld slurmd slurm-client)
 BUILD_PACKAGES=(maven gcc make)
 # Headless Chromium for the browser test of the HTML report (scripts/report-browser-test.sh).
 BROWSER_PACKAGES=(chromium)

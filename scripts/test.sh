@@ -78,7 +78,9 @@ for stage in "${stages[@]}"; do
 	multihost)
 		# -am: the tests load verbs-ffm from this build, not from ~/.m2; -Dtest (multihost classes are named
 		# CrossHost*) keeps Surefire from starting a JVM (~40 s here) in the modules that have none. Maven itself
-		# with C1 only: under the emulated CPU, C2's compiles cost more than they win in a run this short.
+		# with C1 only: under the emulated CPU, C2's compiles cost more than they win in a run this short. The
+		# stage took 520 s before the network-fault cases (about 270 s more; CrossHostSlurmRdmaTest 53 s):
+		# 1200 s leaves room on a loaded machine.
 		run_stage multihost "$SCRIPT_DIR/rxe-vms.sh" --vms 2 --timeout 1200 -- env MAVEN_OPTS=-XX:TieredStopAtLevel=1 \
 			"${MVN[@]}" -o surefire:test -pl perftest-java -am -Dtest='CrossHost*,!CrossHostMatrix*' \
 			-Dsurefire.failIfNoSpecifiedTests=false -Drdma.groups=multihost -Drdma.excludedGroups=

@@ -19,7 +19,7 @@ import picocli.CommandLine;
 
 /**
  * {@code matrix --slurm --launcher srun} end to end through the command line, with a fake Slurm on PATH (a real
- * slurmctld/slurmd/munge across the test VMs is not part of CI: see the README). The fakes are plain shell
+ * one, two nodes, runs in CI's multihost stage: CrossHostSlurmRdmaTest). The fakes are plain shell
  * scripts run as real processes: {@code scontrol show hostnames} expands the allocation; {@code srun} records its
  * command line and runs the step here, as the node its {@code --nodelist} names; the tool stand-in answers
  * {@code doctor --json} with a real doctor report (of a dual-port 100 GbE card on PCIe Gen3 x16, captured from a
