@@ -37,7 +37,7 @@ for s in "${GUEST_SHARES[@]}"; do
 	tag="${s%%:*}"
 	path="${s#*:}"
 	mkdir -p "$path" 2>/dev/null
-	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 "$tag" "$path" \
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=mmap "$tag" "$path" \
 		|| { log "cannot mount share $path"; exit 1; }
 done
 

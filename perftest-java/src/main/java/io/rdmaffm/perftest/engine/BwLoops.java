@@ -182,7 +182,7 @@ final class BwLoops {
                         break; // the client stopped sending at the end of its duration
                     }
                     throw new RunFailure("no message for " + (b.stallNanos() / 1_000_000_000L) + " s (" + total
-                            + " of " + target + " received): the peer stopped sending");
+                            + " of " + (duration ? "?" : String.valueOf(target)) + " received): the peer stopped sending");
                 }
                 continue;
             }

@@ -184,4 +184,13 @@ class BwLoopsTest {
                 () -> BwLoops.sendServer(d, iterations(100, 1, 1, 1), 16, new Measurement(1, 1)));
         assertTrue(f.getMessage().contains("(0 of 100 received): the peer stopped sending"), f.getMessage());
     }
+
+    @Test
+    void sendServerInDurationModeWithoutMessagesSaysNoCountWasDue() {
+        FakeDataPath d = new FakeDataPath(1, 1, 16);
+        d.postRecv(0, 0, 16);
+        RunFailure f = assertThrows(RunFailure.class,
+                () -> BwLoops.sendServer(d, duration(1, 1, 10 * MS, 2 * MS), 16, new Measurement(1, 1)));
+        assertTrue(f.getMessage().contains("(0 of ? received): the peer stopped sending"), f.getMessage());
+    }
 }
