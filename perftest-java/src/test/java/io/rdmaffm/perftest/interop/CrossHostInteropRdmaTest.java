@@ -198,7 +198,7 @@ class CrossHostInteropRdmaTest {
         javaServers.awaitLine(RemoteHost.LISTENING + echoPort, 300);
         String account;
         try {
-            account = CmEcho.echo(new InetSocketAddress(server, echoPort), ECHO_COUNT, ECHO_SIZE);
+            account = echoWithOneMoreTryIfRejected(new InetSocketAddress(server, echoPort));
         } catch (AssertionError | RuntimeException e) {
             throw new AssertionError(e + "\n--- server ---\n" + javaServers.awaitServer(echoPort, 30).output(), e);
         }
@@ -210,6 +210,24 @@ class CrossHostInteropRdmaTest {
         String local = here.address(here.ulaIndex()).getHostAddress();
         assertTrue(account.contains(local) && sv.output().contains(local),
                 "both sides saw the connection on IPv6 (" + local + ")" + both);
+    }
+
+    /**
+     * Twice in many CI runs the first connect on IPv6 was rejected as if nothing listened, though the server's
+     * cm_id was in LISTEN (checked with rdma res) and kept waiting: not explained yet. One more connect, said in
+     * the output; a second rejection fails the test.
+     */
+    private static String echoWithOneMoreTryIfRejected(InetSocketAddress server) throws Exception {
+        try {
+            return CmEcho.echo(server, ECHO_COUNT, ECHO_SIZE);
+        } catch (RuntimeException e) {
+            if (!String.valueOf(e.getMessage()).contains("REJECTED")) {
+                throw e;
+            }
+            System.out.println("retrying: the first rdma_cm connect on IPv6 was rejected: " + e.getMessage());
+            Thread.sleep(2000);
+            return CmEcho.echo(server, ECHO_COUNT, ECHO_SIZE);
+        }
     }
 
     /** perftest-java's arguments for one run: no -x (it chooses its GID as perftest does). */
