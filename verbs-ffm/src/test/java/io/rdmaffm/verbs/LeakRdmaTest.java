@@ -8,6 +8,7 @@ import io.rdmaffm.verbs.connect.Connection;
 import io.rdmaffm.verbs.connect.ConnectionException;
 import io.rdmaffm.verbs.connect.RdmaServer;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,7 +16,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -23,7 +27,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Opening and closing every kind of verbs object many times, and failing many rdma_cm connects, leaves the
  * process where it started: the same open file descriptors, the same mappings of the uverbs device (each CQ,
- * QP and SRQ queue of rxe is an mmap of it), and the same counts in {@code rdma resource show}. The process's
+ * QP and SRQ queue of rxe is an mmap of it), the same counts in {@code rdma resource show}, and the same JVM
+ * native allocations of NMT's "Other" kind (every FFM segment is one; libibverbs' own malloc is not seen by NMT,
+ * but each of its objects shows in the fds, mappings or rdma counts). The process's
  * total mappings may move with the JVM (code cache, GC, thread stacks), so they get a slack far below one per
  * cycle. Counts: {@code -Dleak.cycles} / {@code -Dleak.connects} (per push 150 and 50, ~25 s under the
  * emulated CPU of CI; 10,000 each with {@code -Dfaults.full=true}).
@@ -39,6 +45,7 @@ class LeakRdmaTest {
     void everyObjectKindOpenedAndClosedLeavesNothing() throws Exception {
         String device = RdmaTestDevice.name();
         cycle(device); // libibverbs and the provider load once; that is not a leak
+        Snapshot.take(device); // and the JDK's buffers for what Snapshot reads
         Snapshot before = Snapshot.take(device);
         long t0 = System.nanoTime();
         for (int i = 0; i < CYCLES; i++) {
@@ -61,6 +68,7 @@ class LeakRdmaTest {
         }
         InetSocketAddress nobody = unused;
         assertThrows(ConnectionException.class, () -> Connection.connect(nobody, Duration.ofSeconds(10)));
+        Snapshot.take(device);
         Snapshot before = Snapshot.take(device);
         long t0 = System.nanoTime();
         for (int i = 0; i < CONNECTS; i++) {
@@ -97,25 +105,46 @@ class LeakRdmaTest {
         }
     }
 
-    /** What the process and the device hold at one moment. */
-    private record Snapshot(long fds, long uverbsMaps, long maps, String rdma) {
-        static Snapshot take(String device) throws IOException, InterruptedException {
+    /**
+     * What the process and the device hold at one moment; {@code nativeBlocks}: the JVM's native allocations of
+     * NMT's "Other" kind, where every FFM arena's segments are (-XX:NativeMemoryTracking=summary, set for these
+     * tests in verbs-ffm's pom).
+     */
+    private record Snapshot(long fds, long uverbsMaps, long maps, String rdma, long nativeBlocks) {
+        private static final Pattern OTHER =
+                Pattern.compile("Other \\(reserved=[^\\n]*\\n\\s*\\(malloc=\\d+KB[^#]*#(\\d+)");
+
+        static Snapshot take(String device) throws Exception {
             long fds;
             try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
                 fds = s.count();
             }
             List<String> maps = Files.readAllLines(Path.of("/proc/self/maps"));
             long uverbs = maps.stream().filter(l -> l.contains("/dev/infiniband/")).count();
-            return new Snapshot(fds, uverbs, maps.size(), rdmaResources(device));
+            return new Snapshot(fds, uverbs, maps.size(), rdmaResources(device), liveNativeBlocks());
         }
 
         void assertSameAs(Snapshot after, int cycles) {
             assertEquals(fds, after.fds, "open file descriptors");
             assertEquals(uverbsMaps, after.uverbsMaps, "mappings of /dev/infiniband");
             assertEquals(rdma, after.rdma, "rdma resource show");
+            // slack for the JDK's own lazily made buffers (NIO's per-thread cache holds up to 16); a segment
+            // leaked per cycle would be one per cycle, 150 per push
+            assertTrue(after.nativeBlocks - nativeBlocks <= 16, "native allocations (NMT Other) grew from "
+                    + nativeBlocks + " to " + after.nativeBlocks + " over " + cycles + " cycles");
             assertTrue(after.maps - maps < Math.max(64, cycles / 10), "mappings grew from " + maps + " to "
                     + after.maps + " over " + cycles + " cycles");
         }
+    }
+
+    /** NMT's count of live "Other" allocations (FFM segments among them); fails where NMT is off. */
+    private static long liveNativeBlocks() throws Exception {
+        String summary = (String) ManagementFactory.getPlatformMBeanServer().invoke(
+                new ObjectName("com.sun.management:type=DiagnosticCommand"), "vmNativeMemory",
+                new Object[] {new String[] {"summary"}}, new String[] {String[].class.getName()});
+        Matcher m = Snapshot.OTHER.matcher(summary);
+        assertTrue(m.find(), "no NMT summary (run with -XX:NativeMemoryTracking=summary): " + summary);
+        return Long.parseLong(m.group(1));
     }
 
     /** The device's line of {@code rdma resource show}, e.g. "pd 1 cq 2 qp 1 cm_id 0 mr 1 ctx 1 srq 0". */
