@@ -81,8 +81,11 @@ for stage in "${stages[@]}"; do
 		# with C1 only: under the emulated CPU, C2's compiles cost more than they win in a run this short. The
 		# stage took 520 s before the network-fault cases (about 270 s more; CrossHostSlurmRdmaTest 53 s):
 		# 1200 s leaves room on a loaded machine.
+		# A JVM per test class (reuseForks=false): librdmacm keeps every device open until its process exits, so
+		# after a class that used rdma_cm the test JVM would hold rxe0 and the network-fault test's
+		# 'rdma link delete' would wait for ever.
 		run_stage multihost "$SCRIPT_DIR/rxe-vms.sh" --vms 2 --timeout 1200 -- env MAVEN_OPTS=-XX:TieredStopAtLevel=1 \
-			"${MVN[@]}" -o surefire:test -pl perftest-java -am -Dtest='CrossHost*,!CrossHostMatrix*' \
+			"${MVN[@]}" -o surefire:test -pl perftest-java -am -Dtest='CrossHost*,!CrossHostMatrix*' -DreuseForks=false \
 			-Dsurefire.failIfNoSpecifiedTests=false -Drdma.groups=multihost -Drdma.excludedGroups=
 		;;
 	matrix)
