@@ -26,8 +26,6 @@ final class WarmupLoops implements AutoCloseable {
     /** Round trips per latency invocation; receives kept posted in send latency (fewer: re-posting runs too). */
     static final int LATENCY_ITERATIONS = 16;
     private static final int LATENCY_RX_DEPTH = 8;
-    /** Calls of the latency loops' stall clock per invocation, as many as a real run makes in ~16 round trips. */
-    private static final int STALL_CLOCK_CALLS = 16;
     /** Work requests per bandwidth invocation. */
     static final int BANDWIDTH_ITERATIONS = 64;
     /** A duration-mode invocation: long enough for a few completions, short enough for many invocations. */
@@ -160,9 +158,6 @@ final class WarmupLoops implements AutoCloseable {
     }
 
     private void latency() {
-        // On a QP connected to itself the completion is there within a few polls, so the loops rarely reach
-        // their stall clock (every 1024th empty poll); in the measured run they reach it all the time.
-        LatencyLoops.runStallClock(side, lat, STALL_CLOCK_CALLS);
         switch (p.verb()) {
             // The write-latency "server" posts first: on a loopback QP it then finds its own write.
             case WRITE -> {
