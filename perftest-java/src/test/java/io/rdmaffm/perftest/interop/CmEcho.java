@@ -51,19 +51,23 @@ public final class CmEcho {
         int count = Integer.parseInt(args[3]);
         int size = Integer.parseInt(args[4]);
         try {
-            System.out.println(args[0].equals("server") ? serve(at, count, size) : echo(at, count, size));
+            System.out.println(args[0].equals("server") ? serve(at, count, size, Duration.ofSeconds(120))
+                    : echo(at, count, size));
         } catch (RuntimeException | AssertionError e) {
             System.out.println("cm-echo: " + e);
             System.exit(1);
         }
     }
 
-    /** Accepts one connection on {@code at} and echoes {@code count} messages; returns a one-line account. */
-    static String serve(InetSocketAddress at, int count, int size) {
+    /**
+     * Accepts one connection on {@code at} within {@code acceptWithin} and echoes {@code count} messages; returns
+     * a one-line account.
+     */
+    static String serve(InetSocketAddress at, int count, int size, Duration acceptWithin) {
         try (EventChannel channel = EventChannel.create(); CmId listener = channel.createId(PortSpace.TCP)) {
             listener.bindAddress(at);
             listener.listen(1);
-            CmEvent request = listener.awaitConnectRequest(Duration.ofSeconds(120));
+            CmEvent request = listener.awaitConnectRequest(acceptWithin);
             try (Side side = new Side(request.id(), size)) {
                 side.postRecv();
                 side.id.accept(new ConnectionParameters().retryCount(7).rnrRetryCount(7), T);

@@ -215,7 +215,8 @@ class CrossHostInteropRdmaTest {
     /**
      * Twice in many CI runs the first connect on IPv6 was rejected as if nothing listened, though the server's
      * cm_id was in LISTEN (checked with rdma res) and kept waiting: not explained yet. One more connect, said in
-     * the output; a second rejection fails the test.
+     * the output; a second rejection fails the test. (A third case, both connects rejected, was explained: the
+     * server had stopped waiting after 120 s while the cases before this one ran; it now waits 900 s.)
      */
     private static String echoWithOneMoreTryIfRejected(InetSocketAddress server) throws Exception {
         try {

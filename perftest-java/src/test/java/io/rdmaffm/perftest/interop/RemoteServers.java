@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,6 +25,7 @@ import java.util.List;
  */
 public final class RemoteServers {
     private static final PrintStream OUT = System.out;
+    private static final Duration ECHO_ACCEPT_WITHIN = Duration.ofSeconds(900);
 
     private RemoteServers() {
     }
@@ -67,8 +69,11 @@ public final class RemoteServers {
         int rc;
         try {
             if (command[0].equals("cm-echo")) {
+                // As long as the perftest servers' --accept-timeout: the echo's client comes after every case
+                // of its class (about 160 s in CI), and a 120 s wait had closed the listener by then (the
+                // client saw REJECTED, reason 8: nothing listens).
                 sw.write(CmEcho.serve(new InetSocketAddress(InetAddress.getByName(command[1]), port),
-                        Integer.parseInt(command[2]), Integer.parseInt(command[3])) + "\n");
+                        Integer.parseInt(command[2]), Integer.parseInt(command[3]), ECHO_ACCEPT_WITHIN) + "\n");
                 rc = 0;
             } else {
                 PrintWriter pw = new PrintWriter(sw, true);
