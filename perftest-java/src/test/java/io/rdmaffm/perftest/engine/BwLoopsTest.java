@@ -193,4 +193,20 @@ class BwLoopsTest {
                 () -> BwLoops.sendServer(d, duration(1, 1, 10 * MS, 2 * MS), 16, new Measurement(1, 1)));
         assertTrue(f.getMessage().contains("(0 of ? received): the peer stopped sending"), f.getMessage());
     }
+
+    @Test
+    void sendServerInDurationModeEndsSoonAfterTheClientStops() {
+        FakeDataPath d = new FakeDataPath(1, 1, 16);
+        d.peerMessages[0] = 2000;
+        d.postRecv(0, 0, 16);
+        long stall = 10_000 * MS;
+        BwSpec b = new BwSpec(0, 1, 1, 1, false, true, 10 * MS, 2 * MS, stall);
+        Measurement m = new Measurement(1, 1);
+        BwLoops.sendServer(d, b, 16, m);
+        assertEquals(2000, m.rcnt[0]);
+        long ended = d.now - d.firstReceiveAt;
+        // Its duration and the quiet time after it: once it waited for the whole stall limit (10 s), and a Java
+        // client's closing handshake could give up first.
+        assertTrue(ended >= 10 * MS && ended < 1_000 * MS, "ended " + ended / MS + " ms after the first message");
+    }
 }
