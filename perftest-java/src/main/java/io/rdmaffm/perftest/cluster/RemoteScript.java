@@ -60,7 +60,9 @@ public final class RemoteScript {
             argv.add(Long.toString(acceptSeconds));
         }
         argv.addAll(extra);
-        StringBuilder cmd = new StringBuilder(Names.quote(program));
+        // No progress line in what the driver keeps: under srun the tool's output can be a terminal, and the
+        // line drawn there (CSI erase sequences) ended up in front of the table's row.
+        StringBuilder cmd = new StringBuilder(java ? "RDMAFFM_PROGRESS=never " : "").append(Names.quote(program));
         for (String a : argv) {
             cmd.append(' ').append(Names.quote(a));
         }

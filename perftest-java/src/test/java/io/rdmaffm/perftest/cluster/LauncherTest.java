@@ -13,7 +13,7 @@ class LauncherTest {
     static final String CLIENT_SCRIPT = """
             command -v rdma-perftest >/dev/null 2>&1 || { echo "@rdma-matrix missing "rdma-perftest" on $(hostname)" >&2; exit 127; }
             f=$(mktemp "${TMPDIR:-/tmp}/rdma-matrix.XXXXXX") || exit 96
-            rdma-perftest ib_write_bw -d mlx5_0 -p 18515 -s 65536 -x 3 --out_json_file "$f" node01 2>&1 &
+            RDMAFFM_PROGRESS=never rdma-perftest ib_write_bw -d mlx5_0 -p 18515 -s 65536 -x 3 --out_json_file "$f" node01 2>&1 &
             p=$!
             trap 'kill -TERM $p 2>/dev/null' HUP INT TERM
             echo "@rdma-matrix pid $p"
@@ -24,7 +24,7 @@ class LauncherTest {
 
     static final String SERVER_SCRIPT = """
             command -v rdma-perftest >/dev/null 2>&1 || { echo "@rdma-matrix missing "rdma-perftest" on $(hostname)" >&2; exit 127; }
-            rdma-perftest ib_write_bw -d mlx5_0 -p 18515 --accept-timeout 151 -s 65536 -x 3 2>&1 &
+            RDMAFFM_PROGRESS=never rdma-perftest ib_write_bw -d mlx5_0 -p 18515 --accept-timeout 151 -s 65536 -x 3 2>&1 &
             p=$!
             trap 'kill -TERM $p 2>/dev/null' HUP INT TERM
             echo "@rdma-matrix pid $p"
