@@ -85,6 +85,7 @@ public final class Warmup {
                     for (int i = 0; i < invocations; i++) {
                         loops.once();
                     }
+                    CompilerThreads.exerciseParser();
                     awaitIdleCompiler(jit, IDLE_NANOS, IDLE_WAIT_NANOS);
                     quiet = jit != null && compilations(jit) == before;
                 }
