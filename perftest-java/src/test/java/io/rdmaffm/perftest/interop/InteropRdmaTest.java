@@ -61,11 +61,22 @@ class InteropRdmaTest {
             {"ib_send_bw", "-n", "200", "-b", "-s", "65536", "-q", "2"},
             {"ib_send_bw", "-n", "200", "-b", "-c", "UD", "-s", "1024"},
         };
-        for (String[] r : runs) {
-            all.add(Arguments.of("Java client, C server", String.join(" ", r), r));
-            all.add(Arguments.of("C client, Java server", String.join(" ", r), r));
+        // The full form (-Dinterop.full=true, scripts/interop-full.sh) runs every case both ways. CI's short form
+        // runs the first case of each tool both ways and the others one way, Java the client and the server in
+        // turn: each flag's wire format is still met from one side, at two thirds of the time in the VM.
+        boolean full = Boolean.getBoolean("interop.full");
+        java.util.Set<String> tools = new java.util.HashSet<>();
+        for (int i = 0; i < runs.length; i++) {
+            String[] r = runs[i];
+            boolean both = full || tools.add(r[0]);
+            if (both || i % 2 == 0) {
+                all.add(Arguments.of("Java client, C server", String.join(" ", r), r));
+            }
+            if (both || i % 2 == 1) {
+                all.add(Arguments.of("C client, Java server", String.join(" ", r), r));
+            }
         }
-        for (String[] r : durationRuns(Boolean.getBoolean("interop.full"))) {
+        for (String[] r : durationRuns(full)) {
             all.add(Arguments.of("Java client, C server", String.join(" ", r), r));
             all.add(Arguments.of("C client, Java server", String.join(" ", r), r));
         }
