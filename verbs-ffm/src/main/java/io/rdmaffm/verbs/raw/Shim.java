@@ -54,15 +54,24 @@ public final class Shim {
         private DataPath() {
         }
 
-        public static final MethodHandle rdmaffm_post_send = plain(L, "rdmaffm_post_send", FunctionDescriptor.of(I, P, P, P));
-        public static final MethodHandle rdmaffm_post_recv = plain(L, "rdmaffm_post_recv", FunctionDescriptor.of(I, P, P, P));
-        public static final MethodHandle rdmaffm_post_srq_recv = plain(L, "rdmaffm_post_srq_recv", FunctionDescriptor.of(I, P, P, P));
+        /**
+         * Posting a send stays an ordinary downcall by default: rxe (and siw) ring the doorbell with a system call,
+         * and a critical call holds off safepoints for as long as it runs. {@code -Drdmaffm.criticalPostSend=true}
+         * makes it critical, for comparison.
+         */
+        public static final MethodHandle rdmaffm_post_send = Shim.post("rdmaffm_post_send", "rdmaffm.criticalPostSend", false);
+        /**
+         * Posting a receive only writes the receive queue in user memory in rxe and the hardware providers (no
+         * doorbell, no system call), and a send_bw server or send_lat side posts one per message, so it is a
+         * critical downcall; {@code -Drdmaffm.criticalPostRecv=false} turns it off for comparison.
+         */
+        public static final MethodHandle rdmaffm_post_recv = Shim.post("rdmaffm_post_recv", "rdmaffm.criticalPostRecv", true);
+        public static final MethodHandle rdmaffm_post_srq_recv = Shim.post("rdmaffm_post_srq_recv", "rdmaffm.criticalPostRecv", true);
         /**
          * Polling is the tightest loop of every data path and never enters the kernel, blocks or calls back, so it
-         * is a critical downcall (no thread-state transition). Posts stay ordinary downcalls: rxe rings its
-         * doorbell with a system call, and a critical call holds off safepoints for its duration. The reference
-         * measurement found no gain from critical handles on rxe under emulation, so {@code
-         * -Drdmaffm.criticalPoll=false} turns it off for comparison.
+         * is a critical downcall (no thread-state transition). The reference measurement found no gain from
+         * critical handles on rxe under emulation, so {@code -Drdmaffm.criticalPoll=false} turns it off for
+         * comparison.
          */
         public static final MethodHandle rdmaffm_poll_cq = Shim.poll("rdmaffm_poll_cq");
         public static final MethodHandle rdmaffm_req_notify_cq = plain(L, "rdmaffm_req_notify_cq", FunctionDescriptor.of(I, P, I));
@@ -94,6 +103,12 @@ public final class Shim {
         public static final MethodHandle rdmaffm_wr_set_sge_list = plain(L, "rdmaffm_wr_set_sge_list", FunctionDescriptor.ofVoid(P, J, P));
         public static final MethodHandle rdmaffm_wr_set_inline_data = plain(L, "rdmaffm_wr_set_inline_data", FunctionDescriptor.ofVoid(P, P, J));
         public static final MethodHandle rdmaffm_wr_set_ud_addr = plain(L, "rdmaffm_wr_set_ud_addr", FunctionDescriptor.ofVoid(P, P, I, I));
+    }
+
+    private static MethodHandle post(String name, String property, boolean criticalByDefault) {
+        FunctionDescriptor fd = FunctionDescriptor.of(I, P, P, P);
+        return Boolean.parseBoolean(System.getProperty(property, Boolean.toString(criticalByDefault)))
+                ? critical(L, name, fd) : plain(L, name, fd);
     }
 
     private static MethodHandle poll(String name) {
