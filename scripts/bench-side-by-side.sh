@@ -9,7 +9,7 @@
 # (-n 100000 latency, -D 8 bandwidth at 2 B and 64 KiB, all eight tools) and "default" (perftest's default
 # lengths). Each Java run's JVM activity in the measured window (from its JSON) is listed with its row.
 #
-# usage: [BENCH_ROWS="listen steady default"] scripts/bench-side-by-side.sh [ROUNDS]
+# usage: [BENCH_ROWS="listen steady default"] [BENCH_TOOLS="ib_send_lat ..."] scripts/bench-side-by-side.sh [ROUNDS]
 #        (default 5 rounds: A B A B A B A B A B A; all rows take about 2 hours under TCG)
 set -euo pipefail
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -27,4 +27,4 @@ export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
 # then a system call plus an emulated HPET read, while C perftest reads the TSC itself. tsc=reliable gives
 # both the cheap clock they have on real hosts.
 export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
-exec "$SCRIPT_DIR/rdma-env.sh" --timeout 10800 -- bash "$SCRIPT_DIR/bench/side-by-side-run.sh" "${1:-5}" "$ROOT/target/bench" "${BENCH_ROWS:-all}"
+exec "$SCRIPT_DIR/rdma-env.sh" --timeout 10800 -- bash "$SCRIPT_DIR/bench/side-by-side-run.sh" "${1:-5}" "$ROOT/target/bench" "${BENCH_ROWS:-all}" "${BENCH_TOOLS:-}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The part of bench-side-by-side.sh that runs where the RDMA device is.
 # Args: ROUNDS OUTDIR [ROWS] — ROWS: words among listen, steady, steady-lat, steady-bw, default, default-lat,
-# default-bw, or all (the default).
+# default-bw, or all (the default). TOOLS (optional): the tools to run, e.g. "ib_send_lat ib_send_bw"; all if empty.
 #
 # For each row, A B A B ... A: A is Debian's C perftest, B perftest-java, each run a fresh server+client pair in
 # loopback. Each B is divided by the mean of the two A runs beside it, and the median over the rounds is printed;
@@ -13,6 +13,7 @@ source "$ROOT/scripts/common.sh"
 rounds="$1"
 outdir="$2"
 rows="${3:-all}"
+tools="${4:-}"
 dev="${RDMA_DEVICE:?}"
 ip="${RDMA_IP:?}"
 gid="${RDMA_GID_INDEX:-1}"
@@ -141,6 +142,9 @@ listen_table="$outdir/time-to-listen.md"
 bench() {
 	local kind="$1" tool="$2"
 	shift 2
+	if [[ -n "$tools" && " $tools " != *" $tool "* ]]; then
+		return 0
+	fi
 	local label="$tool $*" i jit_max=0 jit_all=""
 	A=()
 	B=()
