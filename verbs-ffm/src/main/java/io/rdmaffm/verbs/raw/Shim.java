@@ -106,14 +106,17 @@ public final class Shim {
     }
 
     private static MethodHandle post(String name, String property, boolean criticalByDefault) {
-        FunctionDescriptor fd = FunctionDescriptor.of(I, P, P, P);
-        return Boolean.parseBoolean(System.getProperty(property, Boolean.toString(criticalByDefault)))
-                ? critical(L, name, fd) : plain(L, name, fd);
+        return criticalUnlessSwitched(name, FunctionDescriptor.of(I, P, P, P), property, criticalByDefault);
     }
 
     private static MethodHandle poll(String name) {
-        FunctionDescriptor fd = FunctionDescriptor.of(I, P, I, P);
-        return Boolean.parseBoolean(System.getProperty("rdmaffm.criticalPoll", "true")) ? critical(L, name, fd)
-                : plain(L, name, fd);
+        return criticalUnlessSwitched(name, FunctionDescriptor.of(I, P, I, P), "rdmaffm.criticalPoll", true);
+    }
+
+    /** A data-path handle, critical or not as the system property {@code property} says (default given). */
+    private static MethodHandle criticalUnlessSwitched(String name, FunctionDescriptor fd, String property,
+                                                       boolean criticalByDefault) {
+        return Boolean.parseBoolean(System.getProperty(property, Boolean.toString(criticalByDefault)))
+                ? critical(L, name, fd) : plain(L, name, fd);
     }
 }
