@@ -2,7 +2,9 @@ package io.rdmaffm.perftest.jvm;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
 import java.util.List;
+import javax.management.ObjectName;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -23,6 +25,9 @@ class WindowRecorderTest {
             }
             waitForTheCompiler();
             r.close(0);
+            // Only C2's code holds the single-receiver guard that the second type trips: on a loaded machine the
+            // idle wait can end while measure() still runs C1's profiling code, which takes any receiver.
+            sink += runUntilC2Compiled(square);
             r.open(2);
             System.gc();
             r.close(2);
@@ -66,6 +71,35 @@ class WindowRecorderTest {
             assertTrue(c.compilations() > before, "compiling Other.step moved sun.ci.totalCompiles");
             assertTrue(sink != 42);
         }
+    }
+
+    /** Calls measure() until C2's code for it is installed and in use (failing after a minute). */
+    private static long runUntilC2Compiled(Hot.Shape shape) throws Exception {
+        long sink = 0;
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!inUseAtTier4("$Hot.measure(")) {
+            assertTrue(System.nanoTime() < deadline, "C2 compiled Hot.measure within a minute");
+            for (int i = 0; i < 20_000; i++) {
+                sink += Hot.measure(shape);
+            }
+            Thread.sleep(20);
+        }
+        return sink;
+    }
+
+    /** Whether the code cache holds tier-4 code for the method, in use (jcmd Compiler.codelist). */
+    private static boolean inUseAtTier4(String method) throws Exception {
+        String list = (String) ManagementFactory.getPlatformMBeanServer().invoke(
+                new ObjectName("com.sun.management:type=DiagnosticCommand"), "compilerCodelist",
+                new Object[] {null}, new String[] {String[].class.getName()});
+        // Each line: compile id, tier, state (0 = in use), method, code range.
+        for (String line : list.split("\n")) {
+            String[] f = line.trim().split(" ", 4);
+            if (f.length == 4 && f[1].equals("4") && f[2].equals("0") && f[3].contains(method)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Lets queued compilations finish, so they are inside the window that caused them. */
