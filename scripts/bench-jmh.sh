@@ -7,8 +7,8 @@
 # Under the emulated CPU absolute figures mean nothing; the ratios do.
 #
 # usage: sudo [JMH_ARGS="-f 1 -wi 10 -w 1s -i 10 -r 1s"] scripts/bench-jmh.sh [JMH benchmark regex]
-#        (defaults sized for the VM: about 10 minutes under qemu TCG on a shared 2-core machine, most of it
-#        eight JVM starts and device set-ups: one JMH fork per path and benchmark)
+#        (defaults sized for the VM: about 15 minutes under qemu TCG on a shared 2-core machine, most of it
+#        thirteen JVM starts and device set-ups: one JMH fork per path and benchmark)
 set -euo pipefail
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
@@ -31,7 +31,7 @@ export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
 export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
 # JMH_ARGS is split into words on purpose.
 # shellcheck disable=SC2086
-"$SCRIPT_DIR/rdma-env.sh" --timeout 1500 -- "$JAVA_HOME/bin/java" -cp "$classpath" org.openjdk.jmh.Main \
+"$SCRIPT_DIR/rdma-env.sh" --timeout 2400 -- "$JAVA_HOME/bin/java" -cp "$classpath" org.openjdk.jmh.Main \
 	${JMH_ARGS:--f 1 -wi 10 -w 1s -i 10 -r 1s} -foe true -rf json -rff "$out/results.json" "${1:-io.rdmaffm.benchmarks}" \
 	| tee "$out/output.txt"
 load after
@@ -69,6 +69,22 @@ END {
 		ratio(bs[j], "jni", "c", "JNI / C")
 		ratio(bs[j], "ffm", "jni", "FFM (critical poll) / JNI")
 		ratio(bs[j], "ffmNoCriticalPoll", "jni", "FFM (no critical poll) / JNI")
+	}
+	# The parts of one call, each alone (CallPartsBenchmark), beside the whole call and C'"'"'s.
+	n = split("EmptyPollBenchmark ffm;EmptyPollBenchmark c;CallPartsBenchmark downcallWithoutGuard;" \
+		"CallPartsBenchmark guard;CallPartsBenchmark nanoTime;CallPartsBenchmark cClock;CallPartsBenchmark cTsc", rows, ";")
+	split("empty poll, FFM (guard + critical downcall);empty poll, C;empty poll, critical downcall without guard;" \
+		"lifetime guard alone (enter + exit);System.nanoTime;clock_gettime(CLOCK_MONOTONIC) in C;rdtsc in C", names, ";")
+	if (("CallPartsBenchmark", "guard") in score) {
+		print ""
+		print "| part of a call                              | ns/op mean ± 99.9% |   median |  minimum |"
+		print "|---------------------------------------------|--------------------|----------|----------|"
+		for (i = 1; i <= n; i++) {
+			split(rows[i], bk, " ")
+			if ((bk[1], bk[2]) in score)
+				printf "| %-43s | %8.1f ± %7.1f | %8.1f | %8.1f |\n", names[i], score[bk[1], bk[2]], err[bk[1], bk[2]],
+					med[bk[1], bk[2]], low[bk[1], bk[2]]
+		}
 	}
 }' "$out/results.json" | tee "$out/table.md"
 grep -h ": set-up " "$out/output.txt" || true

@@ -5,6 +5,10 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 #include <infiniband/verbs.h>
 
 #include "io_rdmaffm_benchmarks_JniVerbs.h"
@@ -109,4 +113,36 @@ JNIEXPORT jlong JNICALL Java_io_rdmaffm_benchmarks_JniVerbs_pollLoop(JNIEnv *env
 			return n < 0 ? n : -1;
 	}
 	return 0;
+}
+
+/* ops reads of CLOCK_MONOTONIC, the clock System.nanoTime reads (through the vDSO): their sum, kept so the
+ * loop is not dropped. */
+JNIEXPORT jlong JNICALL Java_io_rdmaffm_benchmarks_JniVerbs_clockLoop(JNIEnv *env, jclass cls, jint ops)
+{
+	(void)env;
+	(void)cls;
+	struct timespec ts;
+	jlong sum = 0;
+	for (jint i = 0; i < ops; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		sum += ts.tv_nsec;
+	}
+	return sum;
+}
+
+/* ops reads of the time-stamp counter, which C perftest reads for its timestamps on x86 (get_cycles): their
+ * sum, or -1 on other architectures. */
+JNIEXPORT jlong JNICALL Java_io_rdmaffm_benchmarks_JniVerbs_tscLoop(JNIEnv *env, jclass cls, jint ops)
+{
+	(void)env;
+	(void)cls;
+#if defined(__x86_64__) || defined(__i386__)
+	jlong sum = 0;
+	for (jint i = 0; i < ops; i++)
+		sum += (jlong)__rdtsc();
+	return sum & INT64_MAX;
+#else
+	(void)ops;
+	return -1;
+#endif
 }

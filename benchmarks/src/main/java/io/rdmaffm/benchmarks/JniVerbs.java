@@ -33,6 +33,12 @@ final class JniVerbs {
     /** {@code ops} times {@code ibv_poll_cq} of an empty CQ, in C: 0, or negative on an error. */
     static native long pollLoop(long bench, int ops);
 
+    /** {@code ops} reads of {@code CLOCK_MONOTONIC} in C (what System.nanoTime reads): their sum. */
+    static native long clockLoop(int ops);
+
+    /** {@code ops} reads of the time-stamp counter in C (C perftest's clock on x86): their sum, or -1 elsewhere. */
+    static native long tscLoop(int ops);
+
     @SuppressWarnings("restricted") // the forks run with --enable-native-access=ALL-UNNAMED
     private static void load() {
         System.load(library().toString());

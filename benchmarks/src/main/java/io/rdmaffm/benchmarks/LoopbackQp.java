@@ -15,7 +15,9 @@ import io.rdmaffm.verbs.QueuePairType;
 import io.rdmaffm.verbs.SendFlags;
 import io.rdmaffm.verbs.SendOpcode;
 import io.rdmaffm.verbs.SendWorkRequests;
+import io.rdmaffm.verbs.raw.Shim;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 import org.openjdk.jmh.annotations.Level;
@@ -46,6 +48,10 @@ public class LoopbackQp {
     private QueuePair qp;
     private SendWorkRequests write;
     private Completions completions;
+    /** The CQ's pointer, read once: {@link #unguardedPoll} reads no field of the CQ object. */
+    private MemorySegment cqHandle;
+    /** Room for one {@code struct ibv_wc} (48 bytes) for {@link #unguardedPoll}. */
+    private final MemorySegment rawCompletion = Arena.ofAuto().allocate(64, 8);
     /** The C side's copy of the same work request ({@link JniVerbs#open}). */
     private long jni;
     /** Operations and empty polls counted by the post+poll methods, for one line at the end of the fork. */
@@ -75,6 +81,7 @@ public class LoopbackQp {
         write.get(0).wrId(1).opcode(SendOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
                 .local(buffer, 0, LENGTH).rdma(remote, buffer.rkey());
         completions = new Completions(1);
+        cqHandle = cq.nativeHandle();
         // The C side works on the same ibv_qp and ibv_cq, through verbs-ffm's public native handles.
         jni = JniVerbs.open(qp.nativeHandle().address(), cq.nativeHandle().address(), buffer.address(), LENGTH,
                 buffer.lkey(), remote, buffer.rkey());
@@ -156,6 +163,18 @@ public class LoopbackQp {
     /** verbs-ffm: one poll of the empty CQ. */
     int ffmPoll() {
         return expectEmpty(cq.poll(completions));
+    }
+
+    /**
+     * The critical downcall that {@link #ffmPoll} makes, without the lifetime guard around it: one poll of the
+     * empty CQ through the shim's handle, as verbs-ffm's raw layer holds it.
+     */
+    int unguardedPoll() {
+        try {
+            return expectEmpty((int) Shim.DataPath.rdmaffm_poll_cq.invokeExact(cqHandle, 1, rawCompletion));
+        } catch (Throwable t) {
+            throw new IllegalStateException("rdmaffm_poll_cq", t);
+        }
     }
 
     /** Java → JNI → ibv_poll_cq of the empty CQ. */
