@@ -54,7 +54,7 @@ function ratio(b, a, c, label) {
 }
 END {
 	split("PostPollBenchmark EmptyPollBenchmark", bs, " ")
-	n = split("ffm ffmNoCriticalPoll jni c", paths, " ")
+	n = split("ffm ffmConfined ffmNoCriticalPoll jni c", paths, " ")
 	print "| benchmark          | path                         | ns/op mean ± 99.9% |   median |  minimum |"
 	print "|--------------------|------------------------------|--------------------|----------|----------|"
 	for (j = 1; j <= 2; j++) for (i = 1; i <= n; i++) if ((bs[j], paths[i]) in score)
@@ -65,16 +65,21 @@ END {
 	print "|--------------------|------------------------------|------------------|------------|------------|"
 	for (j = 1; j <= 2; j++) {
 		ratio(bs[j], "ffm", "c", "FFM (critical poll) / C")
+		ratio(bs[j], "ffmConfined", "c", "FFM (critical, confined) / C")
 		ratio(bs[j], "ffmNoCriticalPoll", "c", "FFM (no critical poll) / C")
 		ratio(bs[j], "jni", "c", "JNI / C")
 		ratio(bs[j], "ffm", "jni", "FFM (critical poll) / JNI")
+		ratio(bs[j], "ffmConfined", "jni", "FFM (critical, confined) / JNI")
+		ratio(bs[j], "ffmConfined", "ffm", "FFM confined / shared")
 		ratio(bs[j], "ffmNoCriticalPoll", "jni", "FFM (no critical poll) / JNI")
 	}
 	# The parts of one call, each alone (CallPartsBenchmark), beside the whole call and C'"'"'s.
 	n = split("EmptyPollBenchmark ffm;EmptyPollBenchmark c;CallPartsBenchmark downcallWithoutGuard;" \
-		"CallPartsBenchmark guard;CallPartsBenchmark nanoTime;CallPartsBenchmark cClock;CallPartsBenchmark cTsc", rows, ";")
-	split("empty poll, FFM (guard + critical downcall);empty poll, C;empty poll, critical downcall without guard;" \
-		"lifetime guard alone (enter + exit);System.nanoTime;clock_gettime(CLOCK_MONOTONIC) in C;rdtsc in C", names, ";")
+		"CallPartsBenchmark guardedDowncall;CallPartsBenchmark guard;CallPartsBenchmark nanoTime;" \
+		"CallPartsBenchmark cClock;CallPartsBenchmark cTsc", rows, ";")
+	split("empty poll, FFM (CompletionQueue.poll);empty poll, C;empty poll, critical downcall without guard;" \
+		"the same downcall in a guard of its own;lifetime guard alone (enter + exit);System.nanoTime;" \
+		"clock_gettime(CLOCK_MONOTONIC) in C;rdtsc in C", names, ";")
 	if (("CallPartsBenchmark", "guard") in score) {
 		print ""
 		print "| part of a call                              | ns/op mean ± 99.9% |   median |  minimum |"

@@ -49,6 +49,20 @@ public class CallPartsBenchmark {
         return s.unguardedPoll();
     }
 
+    /**
+     * The same downcall inside a guard of its own: set against {@link #downcallWithoutGuard} plus {@link #guard},
+     * it says whether the two cost more together (atomics around a native call) than apart.
+     */
+    @Benchmark
+    public int guardedDowncall(LoopbackQp s, Guarded g) {
+        g.life.enter();
+        try {
+            return s.unguardedPoll();
+        } finally {
+            g.life.exit();
+        }
+    }
+
     @Benchmark
     public MemorySegment guard(Guarded g) {
         MemorySegment h = g.life.enter();

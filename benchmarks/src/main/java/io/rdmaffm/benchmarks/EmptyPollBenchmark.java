@@ -11,6 +11,7 @@ import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Warmup;
 
+import static io.rdmaffm.benchmarks.PostPollBenchmark.CONFINED;
 import static io.rdmaffm.benchmarks.PostPollBenchmark.C_LOOP;
 import static io.rdmaffm.benchmarks.PostPollBenchmark.NATIVE_ACCESS;
 import static io.rdmaffm.benchmarks.PostPollBenchmark.NO_CRITICAL_POLL;
@@ -29,6 +30,12 @@ public class EmptyPollBenchmark {
 
     @Benchmark
     public int ffm(LoopbackQp s) {
+        return s.ffmPoll();
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE_ACCESS, CONFINED})
+    public int ffmConfined(LoopbackQp s) {
         return s.ffmPoll();
     }
 

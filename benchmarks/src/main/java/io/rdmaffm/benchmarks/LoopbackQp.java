@@ -39,6 +39,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 @State(Scope.Thread)
 public class LoopbackQp {
     static final int LENGTH = 8;
+    /** A system property: when true the QP and CQ are confined to the benchmark thread after set-up. */
+    static final String CONFINED_PROPERTY = "bench.confined";
     private static final int REMOTE_OFFSET = 2048;
 
     private Context context;
@@ -92,6 +94,11 @@ public class LoopbackQp {
         verify("FFM", 0x0123456789abcdefL, this::ffmPostPoll);
         verify("JNI", 0x1122334455667788L, this::jniPostPoll);
         verify("C", 0x7766554433221100L, () -> cPostPolls(1));
+        // A thread-scoped state is set up on the thread that runs the benchmark.
+        if (Boolean.getBoolean(CONFINED_PROPERTY)) {
+            qp.confineToCurrentThread();
+            cq.confineToCurrentThread();
+        }
         ops = 0;
         emptyPolls = 0;
         setUpNanos = System.nanoTime() - start;

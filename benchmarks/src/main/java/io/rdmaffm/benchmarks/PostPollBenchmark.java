@@ -27,11 +27,19 @@ import org.openjdk.jmh.annotations.Warmup;
 public class PostPollBenchmark {
     static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
     static final String NO_CRITICAL_POLL = "-Drdmaffm.criticalPoll=false";
+    /** The QP and CQ confined to the benchmark's thread ({@link LoopbackQp}): calls check the thread, no atomics. */
+    static final String CONFINED = "-D" + LoopbackQp.CONFINED_PROPERTY + "=true";
     /** Operations per call of a C loop: enough that the one JNI call per loop is noise. */
     static final int C_LOOP = 1000;
 
     @Benchmark
     public int ffm(LoopbackQp s) {
+        return s.ffmPostPoll();
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {NATIVE_ACCESS, CONFINED})
+    public int ffmConfined(LoopbackQp s) {
         return s.ffmPostPoll();
     }
 

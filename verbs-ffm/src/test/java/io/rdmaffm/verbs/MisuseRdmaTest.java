@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -347,5 +348,46 @@ class MisuseRdmaTest {
             assertTrue(event != null && event.type().equals("CQ_ERR"), "an overrun is reported as a CQ_ERR async event");
             assertTrue(polled <= capacity, polled + " completions from a CQ of " + capacity);
         }
+    }
+
+    /** Runs {@code call} on a new thread and returns what it threw (null when nothing). */
+    private static Throwable onAnotherThread(Executable call) throws InterruptedException {
+        Throwable[] thrown = new Throwable[1];
+        Thread t = Thread.ofPlatform().name("intruder").start(() -> {
+            try {
+                call.execute();
+            } catch (Throwable e) {
+                thrown[0] = e;
+            }
+        });
+        t.join();
+        return thrown[0];
+    }
+
+    @Test
+    void aConfinedQueuePairAndCqServeOnlyTheirThread() throws Exception {
+        try (RcLoopback lo = new RcLoopback(8, 8);
+             MemoryRegion mr = lo.pd.allocateRegion(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+             SendWorkRequests send = new SendWorkRequests(1, 1);
+             Completions wc = new Completions(1)) {
+            lo.qp.confineToCurrentThread();
+            lo.cq.confineToCurrentThread();
+            send.get(0).wrId(9).opcode(SendOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED).local(mr, 0, 8)
+                    .rdma(mr.address() + 2048, mr.rkey());
+            mr.segment().set(JAVA_LONG, 0, 0x5a5a5a5a5a5a5a5aL);
+            lo.qp.postSend(send, 1);
+            RcLoopback.awaitSuccess(lo.cq, wc, 1, T);
+            assertEquals(0x5a5a5a5a5a5a5a5aL, mr.segment().get(JAVA_LONG, 2048));
+
+            for (Executable intrusion : new Executable[] {() -> lo.qp.postSend(send, 1), () -> lo.cq.poll(wc),
+                    () -> lo.qp.state(), lo.qp::close, lo.cq::close}) {
+                Throwable t = onAnotherThread(intrusion);
+                assertTrue(t instanceof WrongThreadException && t.getMessage().contains("\"intruder\""),
+                        String.valueOf(t));
+            }
+            assertFalse(lo.qp.isClosed() || lo.cq.isClosed());
+            assertEquals(0, lo.cq.poll(wc), "the refused post from the other thread reached the device");
+            assertEquals(QueuePairState.RTS, lo.qp.state());
+        } // closes on the owner thread
     }
 }

@@ -77,4 +77,69 @@ class LifetimeTest {
         String m = assertThrows(IllegalStateException.class, parent::close).getMessage();
         assertTrue(m.contains("11 object(s)") && m.contains("and 3 more"), m);
     }
+
+    /** Runs {@code r} on a new thread, waits for it, and returns what it threw (null when nothing). */
+    private static Throwable onAnotherThread(Runnable r) throws InterruptedException {
+        Throwable[] thrown = new Throwable[1];
+        Thread t = Thread.ofPlatform().name("other").start(() -> {
+            try {
+                r.run();
+            } catch (Throwable e) {
+                thrown[0] = e;
+            }
+        });
+        t.join();
+        return thrown[0];
+    }
+
+    @Test
+    void aConfinedObjectServesOnlyItsThreadAndClosesThereOrAfterItEnds() throws Exception {
+        Fake cq = new Fake(null, "completion queue", 0x4000, " (cq 1)");
+        cq.confine();
+        cq.confine(); // again on the same thread: nothing
+        assertEquals(Thread.currentThread(), cq.owner());
+        assertEquals(0x4000, cq.enter().address());
+        cq.exit();
+
+        Throwable call = onAnotherThread(cq::enter);
+        assertTrue(call instanceof WrongThreadException, String.valueOf(call));
+        assertTrue(call.getMessage().contains("completion queue (cq 1)") && call.getMessage().contains("\"other\""),
+                call.getMessage());
+        assertTrue(onAnotherThread(cq::close) instanceof WrongThreadException);
+        assertTrue(onAnotherThread(cq::confine) instanceof WrongThreadException);
+        assertEquals(0, cq.destroyed);
+
+        // A shared call on another thread that backed out left the count as it was: close does not wait.
+        cq.close();
+        assertEquals(1, cq.destroyed);
+        assertThrows(IllegalStateException.class, cq::enter);
+        cq.close();
+        assertEquals(1, cq.destroyed);
+    }
+
+    @Test
+    void anObjectConfinedToAThreadThatEndedClosesFromAnother() throws Exception {
+        Fake qp = new Fake(null, "queue pair", 0x3000, "");
+        assertEquals(null, onAnotherThread(() -> {
+            qp.confine();
+            qp.enter();
+            qp.exit();
+        }));
+        assertTrue(assertThrows(WrongThreadException.class, qp::enter).getMessage().contains("\"other\""));
+        qp.close();
+        assertEquals(1, qp.destroyed);
+    }
+
+    @Test
+    void confiningIsRefusedWhileAnotherThreadIsInACall() throws Exception {
+        Fake srq = new Fake(null, "shared receive queue", 0x5000, "");
+        srq.enter(); // this thread's call in flight
+        Throwable t = onAnotherThread(srq::confine);
+        assertTrue(t instanceof IllegalStateException && t.getMessage().contains("in flight"), String.valueOf(t));
+        srq.exit();
+        assertEquals(null, onAnotherThread(srq::confine));
+        Fake closed = new Fake(null, "memory region", 0x6000, "");
+        closed.close();
+        assertTrue(assertThrows(IllegalStateException.class, closed::confine).getMessage().contains("closed"));
+    }
 }
