@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Profile (not a test): where the client's CPU goes during the measured loop of a latency tool, Debian's C
+# perftest against perftest-java, alternately in one Soft-RoCE boot (or on this host's RDMA device). Each client
+# runs -s 2 -n 300000 against a C server, server on CPU 0, client on CPU 1; once the client has printed its
+# header, perf samples CPU 1 (cpu-clock, 5 kHz) for 3 s, inside the loop. Prints, per run, the row and the share
+# of samples by process and library, the top symbols, and the Java client's compiled code by method (the JVM
+# writes a perf map at exit). CPU 1 is busy throughout, so a share times the average latency is the time per
+# operation. Under the emulated CPU only the comparison means something.
+#
+# usage: sudo [PROFILE_TOOL=ib_read_lat] [PROFILE_ROUNDS=2] scripts/bench-profile.sh
+set -euo pipefail
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
+# shellcheck source=common.sh
+source "$SCRIPT_DIR/common.sh"
+find_jdk25
+ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" linux-perf
+cd "$ROOT"
+mvn -B -ntp -q package -DskipTests
+mkdir -p "$ROOT/target/profile"
+# As bench-side-by-side.sh: multi-threaded TCG, the TSC as the guest's clock.
+export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
+export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+exec "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/profile-run.sh" \
+	"${PROFILE_TOOL:-ib_read_lat}" "${PROFILE_ROUNDS:-2}" "$ROOT/target/profile"
