@@ -50,6 +50,15 @@ public class CallPartsBenchmark {
     }
 
     /**
+     * The same downcall with its pointers passed as {@code long}: set against {@link #downcallWithoutGuard}, what
+     * the linker's handling of segment arguments (keep-alive of their arenas, checks) costs per call.
+     */
+    @Benchmark
+    public int downcallWithAddresses(LoopbackQp s) {
+        return s.addressPoll();
+    }
+
+    /**
      * The same downcall inside a guard of its own: set against {@link #downcallWithoutGuard} plus {@link #guard},
      * it says whether the two cost more together (atomics around a native call) than apart.
      */

@@ -15,10 +15,14 @@ import io.rdmaffm.verbs.QueuePairType;
 import io.rdmaffm.verbs.SendFlags;
 import io.rdmaffm.verbs.SendOpcode;
 import io.rdmaffm.verbs.SendWorkRequests;
+import io.rdmaffm.verbs.raw.NativeLibraries;
 import io.rdmaffm.verbs.raw.Shim;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -27,6 +31,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 /**
@@ -54,6 +60,15 @@ public class LoopbackQp {
     private MemorySegment cqHandle;
     /** Room for one {@code struct ibv_wc} (48 bytes) for {@link #unguardedPoll}. */
     private final MemorySegment rawCompletion = Arena.ofAuto().allocate(64, 8);
+    /**
+     * The same critical rdmaffm_poll_cq with its pointers declared as {@code long} (one integer register either
+     * way on x86-64): the linker then has no segment to keep alive or check per argument.
+     */
+    private static final MethodHandle POLL_BY_ADDRESS = Linker.nativeLinker().downcallHandle(
+            NativeLibraries.shim().find("rdmaffm_poll_cq").orElseThrow(),
+            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG), Linker.Option.critical(false));
+    private long cqAddress;
+    private final long rawCompletionAddress = rawCompletion.address();
     /** The C side's copy of the same work request ({@link JniVerbs#open}). */
     private long jni;
     /** Operations and empty polls counted by the post+poll methods, for one line at the end of the fork. */
@@ -84,6 +99,7 @@ public class LoopbackQp {
                 .local(buffer, 0, LENGTH).rdma(remote, buffer.rkey());
         completions = new Completions(1);
         cqHandle = cq.nativeHandle();
+        cqAddress = cqHandle.address();
         // The C side works on the same ibv_qp and ibv_cq, through verbs-ffm's public native handles.
         jni = JniVerbs.open(qp.nativeHandle().address(), cq.nativeHandle().address(), buffer.address(), LENGTH,
                 buffer.lkey(), remote, buffer.rkey());
@@ -179,6 +195,15 @@ public class LoopbackQp {
     int unguardedPoll() {
         try {
             return expectEmpty((int) Shim.DataPath.rdmaffm_poll_cq.invokeExact(cqHandle, 1, rawCompletion));
+        } catch (Throwable t) {
+            throw new IllegalStateException("rdmaffm_poll_cq", t);
+        }
+    }
+
+    /** {@link #unguardedPoll} with the addresses passed as {@code long}. */
+    int addressPoll() {
+        try {
+            return expectEmpty((int) POLL_BY_ADDRESS.invokeExact(cqAddress, 1, rawCompletionAddress));
         } catch (Throwable t) {
             throw new IllegalStateException("rdmaffm_poll_cq", t);
         }
