@@ -1,5 +1,6 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.OtherThread;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -350,20 +351,6 @@ class MisuseRdmaTest {
         }
     }
 
-    /** Runs {@code call} on a new thread and returns what it threw (null when nothing). */
-    private static Throwable onAnotherThread(Executable call) throws InterruptedException {
-        Throwable[] thrown = new Throwable[1];
-        Thread t = Thread.ofPlatform().name("intruder").start(() -> {
-            try {
-                call.execute();
-            } catch (Throwable e) {
-                thrown[0] = e;
-            }
-        });
-        t.join();
-        return thrown[0];
-    }
-
     @Test
     void aConfinedQueuePairAndCqServeOnlyTheirThread() throws Exception {
         try (RcLoopback lo = new RcLoopback(8, 8);
@@ -381,7 +368,7 @@ class MisuseRdmaTest {
 
             for (Executable intrusion : new Executable[] {() -> lo.qp.postSend(send, 1), () -> lo.cq.poll(wc),
                     () -> lo.qp.state(), lo.qp::close, lo.cq::close}) {
-                Throwable t = onAnotherThread(intrusion);
+                Throwable t = OtherThread.thrownBy("intruder", intrusion);
                 assertTrue(t instanceof WrongThreadException && t.getMessage().contains("\"intruder\""),
                         String.valueOf(t));
             }

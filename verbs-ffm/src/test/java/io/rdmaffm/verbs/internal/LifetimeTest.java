@@ -1,6 +1,7 @@
 package io.rdmaffm.verbs.internal;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 import java.lang.foreign.MemorySegment;
 
@@ -78,18 +79,9 @@ class LifetimeTest {
         assertTrue(m.contains("11 object(s)") && m.contains("and 3 more"), m);
     }
 
-    /** Runs {@code r} on a new thread, waits for it, and returns what it threw (null when nothing). */
-    private static Throwable onAnotherThread(Runnable r) throws InterruptedException {
-        Throwable[] thrown = new Throwable[1];
-        Thread t = Thread.ofPlatform().name("other").start(() -> {
-            try {
-                r.run();
-            } catch (Throwable e) {
-                thrown[0] = e;
-            }
-        });
-        t.join();
-        return thrown[0];
+    /** Runs {@code call} on a new thread named "other" and returns what it threw (null when nothing). */
+    private static Throwable onAnotherThread(Executable call) throws InterruptedException {
+        return OtherThread.thrownBy("other", call);
     }
 
     @Test
