@@ -47,6 +47,7 @@ modprobe rdma_ucm || log "modprobe rdma_ucm failed (rdma_cm tests will fail)"
 if [[ "$GUEST_MODE" == multi ]]; then
 	# shellcheck source=guest-multihost.sh
 	source "$OUT/guest-multihost.sh"
+	multihost_monitor &
 	multihost_up || exit 1
 	if ((!runs_command)); then
 		# Serve (sshd) until the host ends the run.

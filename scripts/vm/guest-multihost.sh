@@ -158,3 +158,18 @@ multihost_await_peers() {
 	done
 	log "all $GUEST_COUNT hosts answer over ssh ($(cut -d' ' -f1 /proc/uptime) s after this guest's boot)"
 }
+
+# One line every 20 s in $OUT/monitor.log, which the host prints when a run fails: a guest that stops answering
+# (a CI run once saw guest 1's eth0 transmit queue wait 170 s on a silent guest 2) leaves its last memory, load,
+# packet counts and largest processes behind.
+multihost_monitor() {
+	local mem load net top
+	while :; do
+		mem="$(awk '/^MemAvailable:/ {printf "%d MiB available", $2 / 1024}' /proc/meminfo)"
+		read -r load _ < /proc/loadavg
+		net="$(awk '$1 == "eth0:" {printf "eth0 rx %d tx %d packets", $3, $11}' /proc/net/dev)"
+		top="$(ps -eo rss=,comm= --sort=-rss 2>/dev/null | head -3 | awk '{printf "%s%s %d MiB", sep, $2, $1 / 1024; sep = ", "}')"
+		echo "$(cut -d' ' -f1 /proc/uptime) s: $mem, load $load, $net; largest: $top" >> "$OUT/monitor.log"
+		sleep 20
+	done
+}

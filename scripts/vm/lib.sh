@@ -104,12 +104,14 @@ vm_boot() {
 	shift 5
 	local dir="$VM_RUN/vm$k" out="$VM_RUN/vm$k/out" i s
 	mkdir -p "$out"
+	# loglevel=4: the console keeps the kernel's errors (OOM kills, hung tasks, RCU stalls), which say why a guest
+	# went silent, and nothing chattier.
 	vm_qemu_args=(
 		-machine q35 -accel "tcg,thread=${RXE_VM_TCG_THREAD:-single}" -smp "$smp" -m "$mem_mb"
 		-display none -monitor none -no-reboot -nic none
 		-serial "file:$dir/console.log"
 		-kernel "$VM_KERNEL" -initrd "$VM_INITRD"
-		-append "console=ttyS0 quiet loglevel=3 panic=-1 ${RXE_VM_KERNEL_ARGS:-}"
+		-append "console=ttyS0 quiet loglevel=4 panic=-1 ${RXE_VM_KERNEL_ARGS:-}"
 		-fsdev "local,id=rootfs,path=/,security_model=none,readonly=on,multidevs=remap"
 		-device "virtio-9p-pci,fsdev=rootfs,mount_tag=hostroot"
 		-fsdev "local,id=outfs,path=$out,security_model=none,multidevs=remap"
@@ -164,6 +166,10 @@ vm_print_consoles() {
 			echo "$VM_NAME: last console lines:" >&2
 		fi
 		tail -n "$lines" "$d/console.log" >&2 2>/dev/null || true
+		if [[ -s "$d/out/monitor.log" ]]; then
+			echo "$VM_NAME: guest $k, its last state (every 20 s):" >&2
+			tail -n 6 "$d/out/monitor.log" >&2
+		fi
 		if ((k > 1)); then
 			echo "$VM_NAME: guest $k, its setup log:" >&2
 			tail -n "$lines" "$d/out/output.log" >&2 2>/dev/null || true
