@@ -168,6 +168,7 @@ multihost_monitor() {
 		mem="$(awk '/^MemAvailable:/ {printf "%d MiB available", $2 / 1024}' /proc/meminfo)"
 		read -r load _ < /proc/loadavg
 		net="$(awk '$1 == "eth0:" {printf "eth0 rx %d tx %d packets", $3, $11}' /proc/net/dev)"
+		net="${net:-no eth0 yet}"
 		top="$(ps -eo rss=,comm= --sort=-rss 2>/dev/null | head -3 | awk '{printf "%s%s %d MiB", sep, $2, $1 / 1024; sep = ", "}')"
 		echo "$(cut -d' ' -f1 /proc/uptime) s: $mem, load $load, $net; largest: $top" >> "$OUT/monitor.log"
 		sleep 20
