@@ -75,10 +75,10 @@ END {
 	}
 	# The parts of one call, each alone (CallPartsBenchmark), beside the whole call and C'"'"'s.
 	n = split("EmptyPollBenchmark ffm;EmptyPollBenchmark c;CallPartsBenchmark downcallWithoutGuard;" \
-		"CallPartsBenchmark downcallWithAddresses;CallPartsBenchmark guardedDowncall;CallPartsBenchmark guard;" \
+		"CallPartsBenchmark downcallWithSegments;CallPartsBenchmark guardedDowncall;CallPartsBenchmark guard;" \
 		"CallPartsBenchmark nanoTime;CallPartsBenchmark cClock;CallPartsBenchmark cTsc", rows, ";")
-	split("empty poll, FFM (CompletionQueue.poll);empty poll, C;empty poll, critical downcall without guard;" \
-		"the same downcall, pointers as long;the same downcall in a guard of its own;" \
+	split("empty poll, FFM (CompletionQueue.poll);empty poll, C;empty poll, critical downcall without guard (pointers as long);" \
+		"the same downcall, pointers as segments;the same downcall in a guard of its own;" \
 		"lifetime guard alone (enter + exit);System.nanoTime;clock_gettime(CLOCK_MONOTONIC) in C;rdtsc in C", names, ";")
 	parts = 0
 	for (k in score) if (index(k, "CallPartsBenchmark" SUBSEP) == 1) parts = 1

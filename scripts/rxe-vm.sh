@@ -8,7 +8,7 @@
 #
 # usage: scripts/rxe-vm.sh [--timeout SEC] [--mem MB] [--smp N] [--share DIR]... [--] COMMAND [ARG...]
 # Environment: RXE_VM_TCG_THREAD=single|multi (default single), RXE_VM_KERNEL_ARGS (appended to the guest kernel
-# command line, e.g. tsc=reliable).
+# command line, e.g. tsc=reliable), RXE_VM_PLUGIN (a TCG plugin and its arguments, for qemu's -plugin).
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

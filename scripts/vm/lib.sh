@@ -117,6 +117,8 @@ vm_boot() {
 		-fsdev "local,id=outfs,path=$out,security_model=none,multidevs=remap"
 		-device "virtio-9p-pci,fsdev=outfs,mount_tag=rdmaffm_out"
 	)
+	# A TCG plugin with its arguments (scripts/bench-insns.sh counts instructions with one).
+	[[ -n "${RXE_VM_PLUGIN:-}" ]] && vm_qemu_args+=(-plugin "$RXE_VM_PLUGIN")
 	local guest_shares=()
 	i=0
 	for s in "${VM_SHARES[@]}"; do

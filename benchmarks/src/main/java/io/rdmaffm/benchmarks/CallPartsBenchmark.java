@@ -50,12 +50,13 @@ public class CallPartsBenchmark {
     }
 
     /**
-     * The same downcall with its pointers passed as {@code long}: set against {@link #downcallWithoutGuard}, what
-     * the linker's handling of segment arguments (keep-alive of their arenas, checks) costs per call.
+     * The same downcall with its pointers passed as segments: set against {@link #downcallWithoutGuard} (pointers
+     * as {@code long}, as verbs-ffm passes them), what the linker's handling of segment arguments (keep-alive of
+     * their arenas, checks) costs per call.
      */
     @Benchmark
-    public int downcallWithAddresses(LoopbackQp s) {
-        return s.addressPoll();
+    public int downcallWithSegments(LoopbackQp s) {
+        return s.segmentPoll();
     }
 
     /**

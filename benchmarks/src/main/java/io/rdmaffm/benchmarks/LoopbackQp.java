@@ -31,8 +31,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 /**
@@ -61,12 +61,13 @@ public class LoopbackQp {
     /** Room for one {@code struct ibv_wc} (48 bytes) for {@link #unguardedPoll}. */
     private final MemorySegment rawCompletion = Arena.ofAuto().allocate(64, 8);
     /**
-     * The same critical rdmaffm_poll_cq with its pointers declared as {@code long} (one integer register either
-     * way on x86-64): the linker then has no segment to keep alive or check per argument.
+     * The same critical rdmaffm_poll_cq with its pointers declared as segments (one integer register either way on
+     * x86-64), as verbs-ffm declared them before 2026-12-06: the linker then checks each segment and keeps its
+     * arena alive per call.
      */
-    private static final MethodHandle POLL_BY_ADDRESS = Linker.nativeLinker().downcallHandle(
+    private static final MethodHandle POLL_BY_SEGMENT = Linker.nativeLinker().downcallHandle(
             NativeLibraries.shim().find("rdmaffm_poll_cq").orElseThrow(),
-            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG), Linker.Option.critical(false));
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS), Linker.Option.critical(false));
     private long cqAddress;
     private final long rawCompletionAddress = rawCompletion.address();
     /** The C side's copy of the same work request ({@link JniVerbs#open}). */
@@ -194,16 +195,16 @@ public class LoopbackQp {
      */
     int unguardedPoll() {
         try {
-            return expectEmpty((int) Shim.DataPath.rdmaffm_poll_cq.invokeExact(cqHandle, 1, rawCompletion));
+            return expectEmpty((int) Shim.DataPath.rdmaffm_poll_cq.invokeExact(cqAddress, 1, rawCompletionAddress));
         } catch (Throwable t) {
             throw new IllegalStateException("rdmaffm_poll_cq", t);
         }
     }
 
-    /** {@link #unguardedPoll} with the addresses passed as {@code long}. */
-    int addressPoll() {
+    /** {@link #unguardedPoll} with the pointers passed as segments. */
+    int segmentPoll() {
         try {
-            return expectEmpty((int) POLL_BY_ADDRESS.invokeExact(cqAddress, 1, rawCompletionAddress));
+            return expectEmpty((int) POLL_BY_SEGMENT.invokeExact(cqHandle, 1, rawCompletion));
         } catch (Throwable t) {
             throw new IllegalStateException("rdmaffm_poll_cq", t);
         }

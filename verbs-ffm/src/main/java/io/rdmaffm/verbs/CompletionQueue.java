@@ -33,7 +33,8 @@ public final class CompletionQueue extends NativeObject {
     private final Context context;
     private final CompletionChannel channel;
     private final boolean extended;
-    private final MemorySegment pollHandle;
+    /** The extended CQ's pointer for the shim's poll (freed with the CQ, so the CQ's guard covers it). */
+    private final long pollAddress;
     private int capacity;
 
     private CompletionQueue(Context context, CompletionChannel channel, MemorySegment handle, MemorySegment pollHandle,
@@ -42,7 +43,7 @@ public final class CompletionQueue extends NativeObject {
         this.context = context;
         this.channel = channel;
         this.extended = extended;
-        this.pollHandle = pollHandle;
+        this.pollAddress = pollHandle.address();
         this.capacity = handle.get(JAVA_INT, Offsets.ibv_cq.cqe);
         if (channel != null) {
             channel.register(this);
@@ -135,12 +136,20 @@ public final class CompletionQueue extends NativeObject {
      */
     public int poll(Completions completions) {
         Lifetime l = life;
-        MemorySegment h = l.enter();
+        Lifetime m = completions.memory;
+        long h = l.enterAddress();
         int n;
         try {
-            n = extended
-                    ? (int) Shim.DataPath.rdmaffm_cq_ex_poll.invokeExact(pollHandle, completions.capacity(), completions.array)
-                    : (int) Shim.DataPath.rdmaffm_poll_cq.invokeExact(h, completions.capacity(), completions.array);
+            m.enter();
+            try {
+                n = extended
+                        ? (int) Shim.DataPath.rdmaffm_cq_ex_poll.invokeExact(pollAddress, completions.capacity(),
+                                completions.arrayAddress)
+                        : (int) Shim.DataPath.rdmaffm_poll_cq.invokeExact(h, completions.capacity(),
+                                completions.arrayAddress);
+            } finally {
+                m.exit();
+            }
         } catch (Throwable t) {
             throw Errors.unchecked(t);
         } finally {

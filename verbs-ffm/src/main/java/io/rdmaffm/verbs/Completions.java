@@ -1,5 +1,7 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.ArenaLifetime;
+import io.rdmaffm.verbs.internal.Lifetime;
 import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
 
@@ -45,8 +47,10 @@ public final class Completions implements AutoCloseable {
     /** Where Soft-RoCE reports SEND_WITH_INV on a receive (kernel IB_WC_WITH_INVALIDATE; IBV_WC_IP_CSUM_OK). */
     public static final int RXE_WITH_INVALIDATE = 1 << 2;
 
-    private final Arena arena;
+    /** Guards {@link #array}: polls pass it by address ({@link ArenaLifetime}). */
+    final Lifetime memory;
     final MemorySegment array;
+    final long arrayAddress;
     private final int capacity;
     int count;
 
@@ -55,8 +59,10 @@ public final class Completions implements AutoCloseable {
             throw new IllegalArgumentException("capacity must be >= 1, not " + capacity);
         }
         this.capacity = capacity;
-        this.arena = Arena.ofShared();
+        Arena arena = Arena.ofShared();
+        this.memory = new ArenaLifetime("completions", arena);
         this.array = arena.allocate(SIZE * capacity, 64);
+        this.arrayAddress = array.address();
     }
 
     public int capacity() {
@@ -155,10 +161,12 @@ public final class Completions implements AutoCloseable {
                 + Integer.toHexString(vendorError(i)) + ") qp 0x" + Integer.toHexString(qpNumber(i));
     }
 
+    /**
+     * Frees the native memory: waits for a poll in flight on another thread; later ones throw
+     * IllegalStateException. Idempotent.
+     */
     @Override
     public void close() {
-        if (arena.scope().isAlive()) {
-            arena.close();
-        }
+        memory.close();
     }
 }

@@ -323,7 +323,7 @@ public final class QueuePair extends NativeObject {
         if (known == QueuePairState.RESET || known == QueuePairState.INIT || known == QueuePairState.RTR) {
             refuseSendBeforeRts(n);
         }
-        MemorySegment first = batch.chainRange(from, n);
+        long first = batch.chainRange(from, n);
         int udMax = udMaxMessage;
         if (udMax > 0) {
             int bad = batch.firstLongerThan(from, n, udMax);
@@ -333,10 +333,16 @@ public final class QueuePair extends NativeObject {
             }
         }
         Lifetime l = life;
-        MemorySegment h = l.enter();
+        Lifetime m = batch.memory;
+        long h = l.enterAddress();
         int rc;
         try {
-            rc = (int) Shim.DataPath.rdmaffm_post_send.invokeExact(h, first, batch.badWr);
+            m.enter();
+            try {
+                rc = (int) Shim.DataPath.rdmaffm_post_send.invokeExact(h, first, batch.badWrAddress);
+            } finally {
+                m.exit();
+            }
         } catch (Throwable t) {
             throw Errors.unchecked(t);
         } finally {
@@ -346,6 +352,7 @@ public final class QueuePair extends NativeObject {
             batch.afterPosted(from, rc == 0 ? n : Math.max(0, batch.badIndex() - from));
         }
         if (rc != 0) {
+            batch.postFailed();
             // Providers that refuse the whole list (e.g. wrong QP state) leave bad_wr unset.
             int bad = batch.badIndex();
             throw Errors.of("ibv_post_send", Errors.postErrno(rc), "QP 0x"
@@ -384,14 +391,21 @@ public final class QueuePair extends NativeObject {
     /** Posts receive work requests [from, from+n) as one list ({@code ibv_post_recv}). */
     public void postRecv(RecvWorkRequests batch, int from, int n) {
         Lifetime l = life;
-        MemorySegment h = l.enter();
+        Lifetime m = batch.memory;
+        long h = l.enterAddress();
         int rc;
         try {
             if (srq != null) {
                 throw new IllegalStateException("QP 0x" + Integer.toHexString(qpNumber)
                         + " receives from a shared receive queue: post receives to the SRQ");
             }
-            rc = (int) Shim.DataPath.rdmaffm_post_recv.invokeExact(h, batch.chainRange(from, n), batch.badWr);
+            long first = batch.chainRange(from, n);
+            m.enter();
+            try {
+                rc = (int) Shim.DataPath.rdmaffm_post_recv.invokeExact(h, first, batch.badWrAddress);
+            } finally {
+                m.exit();
+            }
         } catch (Throwable t) {
             throw Errors.unchecked(t);
         } finally {

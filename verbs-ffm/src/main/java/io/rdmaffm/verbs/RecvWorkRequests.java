@@ -1,5 +1,7 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.ArenaLifetime;
+import io.rdmaffm.verbs.internal.Lifetime;
 import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
 
@@ -22,10 +24,18 @@ public final class RecvWorkRequests implements AutoCloseable {
     private static final long SG_LIST = Offsets.ibv_recv_wr.sg_list;
     private static final long NUM_SGE = Offsets.ibv_recv_wr.num_sge;
 
-    private final Arena arena;
+    /** Guards the memory below: posts pass it by address ({@link ArenaLifetime}). */
+    final Lifetime memory;
     final MemorySegment wrs;
+    private final long wrsAddress;
     private final MemorySegment sges;
-    final MemorySegment badWr;
+    final long badWrAddress;
+    /**
+     * Each entry's next pointer as {@link #chainRange} or a reset last wrote it: a post rewrites only what changed
+     * (reposting one slot, the latency tools' case, writes nothing), so the post path makes no segment store that
+     * the JIT might leave out of line.
+     */
+    private final long[] nextPointers;
     private final int size;
     private final int maxSge;
     private final MemorySegment[] slots;
@@ -37,10 +47,13 @@ public final class RecvWorkRequests implements AutoCloseable {
         }
         this.size = size;
         this.maxSge = maxSge;
-        this.arena = Arena.ofShared();
+        Arena arena = Arena.ofShared();
+        this.memory = new ArenaLifetime("receive work requests", arena);
         this.wrs = arena.allocate(WR_SIZE * size, 64);
+        this.wrsAddress = wrs.address();
         this.sges = arena.allocate(SGE_SIZE * size * maxSge, 64);
-        this.badWr = arena.allocate(ADDRESS);
+        this.badWrAddress = arena.allocate(ADDRESS).address();
+        this.nextPointers = new long[size];
         this.slots = new MemorySegment[size];
         this.sgeLists = new MemorySegment[size];
         for (int i = 0; i < size; i++) {
@@ -95,6 +108,7 @@ public final class RecvWorkRequests implements AutoCloseable {
     public RecvWorkRequests reset(int i) {
         checkIndex(i);
         slots[i].fill((byte) 0);
+        nextPointers[i] = 0;
         sgeLists[i].fill((byte) 0);
         wrs.set(ADDRESS, i * WR_SIZE + SG_LIST, sgeLists[i]);
         return this;
@@ -112,22 +126,35 @@ public final class RecvWorkRequests implements AutoCloseable {
         }
     }
 
-    /** Posts entries [from, from+n) as one list: lets callers re-post one slot of a ring without re-chaining. */
-    MemorySegment chainRange(int from, int n) {
+    /**
+     * Links entries [from, from+n) as one list (callers re-post one slot of a ring without re-chaining); returns
+     * the first's address.
+     */
+    long chainRange(int from, int n) {
         if (from < 0 || n < 1 || from + n > size) {
             throw new IllegalArgumentException("cannot post [" + from + ", " + (from + n) + ") of " + size);
         }
         for (int i = from; i < from + n - 1; i++) {
-            wrs.set(JAVA_LONG, i * WR_SIZE + NEXT, wrs.address() + (i + 1) * WR_SIZE);
+            link(i, wrsAddress + (i + 1) * WR_SIZE);
         }
-        wrs.set(JAVA_LONG, (from + n - 1) * WR_SIZE + NEXT, 0L);
-        return slots[from];
+        link(from + n - 1, 0L);
+        return wrsAddress + from * WR_SIZE;
     }
 
+    /** Sets entry i's next pointer, unless it already holds {@code next}. */
+    private void link(int i, long next) {
+        if (nextPointers[i] != next) {
+            wrs.set(JAVA_LONG, i * WR_SIZE + NEXT, next);
+            nextPointers[i] = next;
+        }
+    }
+
+    /**
+     * Frees the native memory: waits for a post in flight on another thread; later ones throw
+     * IllegalStateException. Idempotent.
+     */
     @Override
     public void close() {
-        if (arena.scope().isAlive()) {
-            arena.close();
-        }
+        memory.close();
     }
 }

@@ -1,5 +1,7 @@
 package io.rdmaffm.verbs;
 
+import io.rdmaffm.verbs.internal.ArenaLifetime;
+import io.rdmaffm.verbs.internal.Lifetime;
 import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
 
@@ -47,10 +49,21 @@ public final class SendWorkRequests implements AutoCloseable {
     private static final long SGE_LENGTH = Offsets.ibv_sge.length;
     private static final long SGE_LKEY = Offsets.ibv_sge.lkey;
 
-    private final Arena arena;
+    /** Guards the memory below: posts pass it by address ({@link ArenaLifetime}). */
+    final Lifetime memory;
     final MemorySegment wrs;
+    private final long wrsAddress;
     private final MemorySegment sges;
     final MemorySegment badWr;
+    final long badWrAddress;
+    /**
+     * Each entry's next pointer as {@link #chainRange} or a reset last wrote it: a post rewrites only what changed
+     * (reposting one slot, the latency tools' case, writes nothing), so the post path makes no segment store that
+     * the JIT might leave out of line.
+     */
+    private final long[] nextPointers;
+    /** Whether bad_wr may hold a request: the provider writes it when a post fails, and only then. */
+    private boolean badWrWritten;
     private final int size;
     private final int maxSge;
     private final Request[] requests;
@@ -68,10 +81,14 @@ public final class SendWorkRequests implements AutoCloseable {
         }
         this.size = size;
         this.maxSge = maxSge;
-        this.arena = Arena.ofShared();
+        Arena arena = Arena.ofShared();
+        this.memory = new ArenaLifetime("send work requests", arena);
         this.wrs = arena.allocate(WR_SIZE * size, 64);
+        this.wrsAddress = wrs.address();
         this.sges = arena.allocate(SGE_SIZE * size * maxSge, 64);
         this.badWr = arena.allocate(ADDRESS);
+        this.badWrAddress = badWr.address();
+        this.nextPointers = new long[size];
         this.requests = new Request[size];
         this.slots = new MemorySegment[size];
         this.boundWindows = new MemoryWindow[size];
@@ -92,19 +109,38 @@ public final class SendWorkRequests implements AutoCloseable {
         return requests[i];
     }
 
-    /** Links entries [from, from+n) through their next pointers, the last one ending the list; returns the first. */
-    MemorySegment chainRange(int from, int n) {
+    /**
+     * Links entries [from, from+n) through their next pointers, the last one ending the list; returns the first's
+     * address.
+     */
+    long chainRange(int from, int n) {
         if (from < 0 || n < 1 || from + n > size) {
             throw new IllegalArgumentException("cannot post work requests [" + from + ", " + (from + n) + ") of "
                     + size);
         }
         for (int i = from; i < from + n - 1; i++) {
-            wrs.set(JAVA_LONG, i * WR_SIZE + NEXT, wrs.address() + (i + 1) * WR_SIZE);
+            link(i, wrsAddress + (i + 1) * WR_SIZE);
         }
-        wrs.set(JAVA_LONG, (from + n - 1) * WR_SIZE + NEXT, 0L);
-        // A stale bad_wr from an earlier failure would name the wrong request.
-        badWr.set(JAVA_LONG, 0, 0L);
-        return slots[from];
+        link(from + n - 1, 0L);
+        if (badWrWritten) {
+            // A stale bad_wr from an earlier failure would name the wrong request.
+            badWr.set(JAVA_LONG, 0, 0L);
+            badWrWritten = false;
+        }
+        return wrsAddress + from * WR_SIZE;
+    }
+
+    /** Sets entry i's next pointer, unless it already holds {@code next}. */
+    private void link(int i, long next) {
+        if (nextPointers[i] != next) {
+            wrs.set(JAVA_LONG, i * WR_SIZE + NEXT, next);
+            nextPointers[i] = next;
+        }
+    }
+
+    /** After a post of this list failed: the provider may have set bad_wr, which the next post clears. */
+    void postFailed() {
+        badWrWritten = true;
     }
 
     /**
@@ -149,14 +185,16 @@ public final class SendWorkRequests implements AutoCloseable {
     /** Index of the work request that {@code ibv_post_send} rejected, from its bad_wr output. */
     int badIndex() {
         long bad = badWr.get(JAVA_LONG, 0);
-        return bad == 0 ? -1 : (int) ((bad - wrs.address()) / WR_SIZE);
+        return bad == 0 ? -1 : (int) ((bad - wrsAddress) / WR_SIZE);
     }
 
+    /**
+     * Frees the native memory: waits for a post in flight on another thread; later ones throw
+     * IllegalStateException. Idempotent.
+     */
     @Override
     public void close() {
-        if (arena.scope().isAlive()) {
-            arena.close();
-        }
+        memory.close();
     }
 
     /**
@@ -184,6 +222,7 @@ public final class SendWorkRequests implements AutoCloseable {
          */
         public Request reset() {
             slots[index].fill((byte) 0);
+            nextPointers[index] = 0;
             sgeList.fill((byte) 0);
             wrs.set(ADDRESS, base + SG_LIST, sgeList);
             boundWindows[index] = null;

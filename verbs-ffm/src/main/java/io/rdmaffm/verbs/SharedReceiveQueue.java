@@ -49,10 +49,17 @@ public final class SharedReceiveQueue extends NativeObject {
      */
     public void postRecv(RecvWorkRequests batch, int from, int n) {
         Lifetime l = life;
-        MemorySegment h = l.enter();
+        Lifetime m = batch.memory;
+        long h = l.enterAddress();
         int rc;
         try {
-            rc = (int) Shim.DataPath.rdmaffm_post_srq_recv.invokeExact(h, batch.chainRange(from, n), batch.badWr);
+            long first = batch.chainRange(from, n);
+            m.enter();
+            try {
+                rc = (int) Shim.DataPath.rdmaffm_post_srq_recv.invokeExact(h, first, batch.badWrAddress);
+            } finally {
+                m.exit();
+            }
         } catch (Throwable t) {
             throw Errors.unchecked(t);
         } finally {

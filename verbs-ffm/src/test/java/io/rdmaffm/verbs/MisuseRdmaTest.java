@@ -10,6 +10,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -376,5 +377,60 @@ class MisuseRdmaTest {
             assertEquals(0, lo.cq.poll(wc), "the refused post from the other thread reached the device");
             assertEquals(QueuePairState.RTS, lo.qp.state());
         } // closes on the owner thread
+    }
+
+    /**
+     * Work requests and completions are passed to the native calls by address, kept alive by their own guard:
+     * closing them while another thread posts or polls must end that thread in IllegalStateException, never free
+     * memory under a call. Twenty rounds, closing the send batch first in even rounds and the completions first in
+     * odd ones.
+     */
+    @Test
+    void closingWorkRequestsOrCompletionsUnderAnotherThreadsPostsIsAnException() throws Exception {
+        try (RcLoopback lo = new RcLoopback(8, 8);
+             MemoryRegion mr = lo.pd.allocateRegion(4096, Access.LOCAL_WRITE | Access.REMOTE_WRITE)) {
+            long completed = 0;
+            for (int round = 0; round < 20; round++) {
+                SendWorkRequests send = new SendWorkRequests(1, 1);
+                Completions wc = new Completions(4);
+                send.get(0).wrId(round).opcode(SendOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED).local(mr, 0, 8)
+                        .rdma(mr.address() + 2048, mr.rkey());
+                AtomicLong done = new AtomicLong();
+                Throwable[] ended = new Throwable[1];
+                Thread user = Thread.ofPlatform().name("poster").start(() -> {
+                    try {
+                        while (true) {
+                            lo.qp.postSend(send, 1);
+                            while (lo.cq.poll(wc) == 0) {
+                                Thread.onSpinWait();
+                            }
+                            if (!wc.isSuccess(0)) {
+                                throw new AssertionError("failed completion: " + wc.describe(0));
+                            }
+                            done.incrementAndGet();
+                        }
+                    } catch (Throwable t) {
+                        ended[0] = t;
+                    }
+                });
+                long until = System.nanoTime() + 5_000_000_000L;
+                while (done.get() < 1 + round % 3 && user.isAlive() && System.nanoTime() < until) {
+                    Thread.onSpinWait();
+                }
+                AutoCloseable first = round % 2 == 0 ? send : wc;
+                AutoCloseable second = round % 2 == 0 ? wc : send;
+                first.close();
+                user.join(10_000);
+                assertFalse(user.isAlive(), "round " + round + ": the poster did not stop after the close");
+                second.close();
+                assertTrue(ended[0] instanceof IllegalStateException, "round " + round + ": " + ended[0]);
+                completed += done.get();
+                // What the last post left in the CQ, so the next round starts from an empty one.
+                try (Completions drain = new Completions(8)) {
+                    lo.cq.poll(drain);
+                }
+            }
+            assertTrue(completed >= 20, "the posters completed only " + completed + " RDMA writes");
+        }
     }
 }

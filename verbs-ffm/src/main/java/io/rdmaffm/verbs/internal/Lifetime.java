@@ -54,6 +54,8 @@ public abstract class Lifetime {
     private final String kind;
     /** Read by callers between enter() and exit(); cleared by close() only once none is in flight. */
     private MemorySegment handle;
+    /** The handle's address, for the data path's downcalls, which take pointers as {@code long}. */
+    private final long address;
     @SuppressWarnings("unused") // through STATE
     private volatile int state;
     private volatile boolean closed;
@@ -71,6 +73,7 @@ public abstract class Lifetime {
         this.parent = parent;
         this.kind = kind;
         this.handle = handle;
+        this.address = handle.address();
         if (parent != null) {
             parent.name(this);
         }
@@ -110,6 +113,15 @@ public abstract class Lifetime {
             throw s < 0 ? closedException() : wrongThread(owner, "call through");
         }
         return handle;
+    }
+
+    /**
+     * {@link #enter()} for a downcall that takes the pointer as a {@code long} (the data path: post and poll), so
+     * that the linker has no segment to check and keep alive per argument; this guard keeps the object alive.
+     */
+    public final long enterAddress() {
+        enter();
+        return address;
     }
 
     /** Ends the call {@link #enter()} started. */

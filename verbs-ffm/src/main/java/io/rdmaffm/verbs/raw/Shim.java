@@ -14,7 +14,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * Downcall handles into the native shim: rdma-core's static inline verbs as real symbols, and the layout
  * table. The data-path handles (post, poll, notify) return errno values or counts directly, as the
- * verbs do, so they need no errno capture and stay allocation-free. Control verbs are {@link LazyHandle}s,
+ * verbs do, so they need no errno capture and stay allocation-free, and take their pointers as {@code long}. Control verbs are {@link LazyHandle}s,
  * built on first use; the data path's handles are built with their holder class ({@link DataPath},
  * {@link WorkRequests}); the shim's version, ABI and layout table with this class (every open checks the ABI).
  */
@@ -105,12 +105,16 @@ public final class Shim {
         public static final MethodHandle rdmaffm_wr_set_ud_addr = plain(L, "rdmaffm_wr_set_ud_addr", FunctionDescriptor.ofVoid(P, P, I, I));
     }
 
+    // Post and poll take their pointers as long (the same register as a pointer on every 64-bit ABI the JDK's
+    // linker supports): a segment argument makes the linker check it and keep its arena alive per call, which C2
+    // did not always inline (PrintInlining in the Soft-RoCE VM: "too big", "virtual call", "low call site
+    // frequency"), costing ~200 instructions an operation; the callers' Lifetime guards keep the memory alive.
     private static MethodHandle post(String name, String property, boolean criticalByDefault) {
-        return criticalUnlessSwitched(name, FunctionDescriptor.of(I, P, P, P), property, criticalByDefault);
+        return criticalUnlessSwitched(name, FunctionDescriptor.of(I, J, J, J), property, criticalByDefault);
     }
 
     private static MethodHandle poll(String name) {
-        return criticalUnlessSwitched(name, FunctionDescriptor.of(I, P, I, P), "rdmaffm.criticalPoll", true);
+        return criticalUnlessSwitched(name, FunctionDescriptor.of(I, J, I, J), "rdmaffm.criticalPoll", true);
     }
 
     /** A data-path handle, critical or not as the system property {@code property} says (default given). */

@@ -3,8 +3,12 @@ package io.rdmaffm.verbs.internal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -133,5 +137,29 @@ class LifetimeTest {
         Fake closed = new Fake(null, "memory region", 0x6000, "");
         closed.close();
         assertTrue(assertThrows(IllegalStateException.class, closed::confine).getMessage().contains("closed"));
+    }
+
+    @Test
+    void anArenaIsFreedOnlyOnceTheCallInFlightHasReturned() throws Exception {
+        Arena arena = Arena.ofShared();
+        MemorySegment memory = arena.allocate(64);
+        ArenaLifetime life = new ArenaLifetime("send work requests", arena);
+        life.enter(); // a post in flight on this thread
+        CountDownLatch closed = new CountDownLatch(1);
+        Thread closer = Thread.ofPlatform().name("closer").start(() -> {
+            life.close();
+            closed.countDown();
+        });
+        assertFalse(closed.await(300, TimeUnit.MILLISECONDS),
+                "close returned while a call was in flight");
+        assertTrue(memory.scope().isAlive(), "the memory was freed under the call");
+        memory.set(JAVA_LONG, 0, 7L); // still usable by the call
+        life.exit();
+        assertTrue(closed.await(10, TimeUnit.SECONDS), "close never returned");
+        closer.join();
+        assertFalse(memory.scope().isAlive());
+        IllegalStateException e = assertThrows(IllegalStateException.class, life::enter);
+        assertTrue(e.getMessage().contains("send work requests is closed"), e.getMessage());
+        life.close(); // idempotent
     }
 }

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Counts (not a test): the guest instructions a latency tool's client executes per operation in its measured
+# loop, Debian's C perftest against perftest-java, in the Soft-RoCE VM, where the emulator can count them. A QEMU
+# plugin (scripts/bench/insncount.c) counts what CPU 1 (the client's) executes between two marker programs run
+# 2 s and 6 s after the client's header, split into user and kernel instructions, with the user ones by library
+# and, for Java, by compiled method and tier (the JVM's code list). Unlike a time, the count does not depend on
+# the emulator's speed: it says how much work each implementation's code does per operation. The counting makes
+# the VM several times slower, so the latencies printed beside it are not comparable with bench-side-by-side's.
+#
+# usage: sudo [INSNS_TOOL=ib_read_lat] [INSNS_ROUNDS=1] scripts/bench-insns.sh
+set -euo pipefail
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
+# shellcheck source=common.sh
+source "$SCRIPT_DIR/common.sh"
+find_jdk25
+ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" "${VM_PACKAGES[@]}" python3
+cd "$ROOT"
+mvn -B -ntp -q package -DskipTests
+out="$ROOT/target/insns"
+rm -rf "$out"
+mkdir -p "$out"
+gcc -O2 -shared -fPIC -fvisibility=hidden -Wall -Wextra -Werror -o "$out/libinsncount.so" "$SCRIPT_DIR/bench/insncount.c"
+gcc -O2 -static -Wall -Wextra -Werror -o "$out/insnmark" "$SCRIPT_DIR/bench/insnmark.c"
+# As bench-side-by-side.sh: multi-threaded TCG, the TSC as the guest's clock; always the VM (the plugin is QEMU's).
+export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
+export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+export RXE_VM_PLUGIN="$out/libinsncount.so,out=$out/counts.txt,cpu=1"
+export RDMAFFM_RDMA_MODE=vm
+exec "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/insns-run.sh" \
+	"${INSNS_TOOL:-ib_read_lat}" "${INSNS_ROUNDS:-1}" "$out" "$out/insnmark"

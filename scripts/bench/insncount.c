@@ -1,0 +1,141 @@
+/*
+ * A QEMU TCG plugin (not part of the project's build; scripts/bench-insns.sh compiles it): counts the guest
+ * instructions one vCPU executes in user mode and in the kernel between two marker programs (insnmark.c), with
+ * the system calls among them and the user instructions by the start address of each translation block.
+ * Written against QEMU's plugin API version 1 (QEMU 7.2, Debian 12), whose few declarations it repeats.
+ * Args: out=FILE (written when the end marker runs), cpu=N (the vCPU to count, default 1).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t qemu_plugin_id_t;
+typedef struct {
+	const char *target_name;
+	struct {
+		int min, cur;
+	} version;
+	bool system_emulation;
+	union {
+		struct {
+			int smp_vcpus, max_vcpus;
+		} system;
+	};
+} qemu_info_t;
+struct qemu_plugin_tb;
+struct qemu_plugin_insn;
+typedef void (*tb_trans_cb_t)(qemu_plugin_id_t, struct qemu_plugin_tb *);
+typedef void (*vcpu_udata_cb_t)(unsigned int, void *);
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t, tb_trans_cb_t);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *, vcpu_udata_cb_t, int, void *);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *, size_t);
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *);
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *);
+__attribute__((visibility("default"))) int qemu_plugin_version = 1;
+
+/* What is known of a translation block when it runs: it is translated once and may run millions of times. */
+struct block {
+	uint64_t vaddr;
+	uint32_t insns;
+	uint16_t syscalls;
+	uint8_t marker; /* 1: the start marker's block, 2: the end marker's */
+};
+
+#define TABLE_BITS 18
+static struct {
+	uint64_t vaddr, insns, runs;
+} table[1u << TABLE_BITS];
+/* 0 before the start marker, 1 between the markers, 2 after the end marker. */
+static volatile int window;
+static uint64_t user_insns, kernel_insns, syscalls, user_blocks, kernel_blocks;
+static const char *out_path = "insncount.txt";
+static unsigned int counted_cpu = 1;
+
+static void write_counts(void)
+{
+	FILE *f = fopen(out_path, "w");
+	if (!f)
+		return;
+	fprintf(f, "total user_insns %lu kernel_insns %lu syscalls %lu user_blocks %lu kernel_blocks %lu\n",
+		(unsigned long)user_insns, (unsigned long)kernel_insns, (unsigned long)syscalls,
+		(unsigned long)user_blocks, (unsigned long)kernel_blocks);
+	for (size_t i = 0; i < (1u << TABLE_BITS); i++)
+		if (table[i].insns)
+			fprintf(f, "block %lx %lu %lu\n", (unsigned long)table[i].vaddr,
+				(unsigned long)table[i].insns, (unsigned long)table[i].runs);
+	fclose(f);
+}
+
+static void block_ran(unsigned int cpu, void *data)
+{
+	struct block *b = data;
+	if (b->marker) {
+		if (b->marker == 1 && window != 1) {
+			memset(table, 0, sizeof table);
+			user_insns = kernel_insns = syscalls = user_blocks = kernel_blocks = 0;
+			window = 1;
+		} else if (b->marker == 2 && window == 1) {
+			window = 2;
+			write_counts();
+		}
+		return;
+	}
+	if (window != 1 || cpu != counted_cpu)
+		return;
+	if (b->vaddr >= 0x0000800000000000ull) {
+		kernel_insns += b->insns;
+		kernel_blocks++;
+		return;
+	}
+	user_insns += b->insns;
+	syscalls += b->syscalls;
+	user_blocks++;
+	size_t h = (size_t)((b->vaddr * 0x9E3779B97F4A7C15ull) >> (64 - TABLE_BITS));
+	while (table[h].insns && table[h].vaddr != b->vaddr)
+		h = (h + 1) & ((1u << TABLE_BITS) - 1);
+	table[h].vaddr = b->vaddr;
+	table[h].insns += b->insns;
+	table[h].runs++;
+}
+
+static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	(void)id;
+	struct block *b = calloc(1, sizeof *b);
+	if (!b)
+		return;
+	b->vaddr = qemu_plugin_tb_vaddr(tb);
+	b->insns = (uint32_t)qemu_plugin_tb_n_insns(tb);
+	for (size_t i = 0; i < b->insns; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		const uint8_t *code = qemu_plugin_insn_data(insn);
+		size_t size = qemu_plugin_insn_size(insn);
+		if (size == 2 && code[0] == 0x0f && code[1] == 0x05)
+			b->syscalls++;
+		/* The markers' mov $imm32, %eax (insnmark.c). */
+		if (size == 5 && code[0] == 0xb8 && !memcmp(code + 1, "\xdf\x9b\x57\x13", 4))
+			b->marker = 1;
+		if (size == 5 && code[0] == 0xb8 && !memcmp(code + 1, "\xe0\xac\x68\x24", 4))
+			b->marker = 2;
+	}
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, block_ran, 0, b);
+}
+
+__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+							      int argc, char **argv)
+{
+	(void)info;
+	for (int i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "out=", 4))
+			out_path = argv[i] + 4;
+		else if (!strncmp(argv[i], "cpu=", 4))
+			counted_cpu = (unsigned int)atoi(argv[i] + 4);
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, translated);
+	return 0;
+}
