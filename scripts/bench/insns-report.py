@@ -66,7 +66,7 @@ def main(out, run):
     for lib, n in by_lib.most_common(8):
         if n / ops >= 1:
             print(f'by library: {n / ops:7.1f}  {lib}')
-    for method, n in by_method.most_common(int(sys.argv[3]) if len(sys.argv) > 3 else 12):
+    for method, n in by_method.most_common(12):
         if n / ops >= 1:
             print(f'compiled code: {n / ops:7.1f}  {method[:150]}')
 

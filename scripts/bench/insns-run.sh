@@ -7,27 +7,17 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=../common.sh
 source "$ROOT/scripts/common.sh"
+# shellcheck source=server-client.sh
+source "$ROOT/scripts/bench/server-client.sh"
 tool="$1" rounds="$2" out="$3" mark="$4"
-dev="${RDMA_DEVICE:?}" ip="${RDMA_IP:?}" gid="${RDMA_GID_INDEX:-1}"
 find_jdk25
 taskset -pc 0-1 $$ > /dev/null
 port=25000
 for ((r = 1; r <= rounds; r++)); do
 	for impl in C Java; do
 		port=$((port + 1))
-		timeout 900 taskset -c 0 "/usr/bin/$tool" -d "$dev" -x "$gid" -p "$port" -s 2 -n 400000 > "$out/server.out" 2>&1 &
-		spid=$!
-		wait_tcp_listening "$port" 1800 || die "the C server did not listen"
-		if [[ $impl == C ]]; then
-			client=(stdbuf -oL "/usr/bin/$tool")
-		else
-			client=(env "RDMA_PERFTEST_JAVA_OPTS=-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit"
-				"$ROOT/bin/rdma-perftest" "$tool")
-		fi
 		run="$impl$r"
-		timeout 900 taskset -c 1 "${client[@]}" -d "$dev" -x "$gid" -p "$port" -s 2 -n 400000 "$ip" > "$out/client-$run.out" 2>&1 &
-		cpid=$!
-		for _ in $(seq 1 12000); do grep -q "#bytes" "$out/client-$run.out" && break; sleep 0.05; done
+		start_server_and_client "$tool" "$impl" "$port" 400000 "$out/client-$run.out" "$out/server.out"
 		sleep 2
 		taskset -c 0 "$mark" start
 		sleep 4
@@ -39,8 +29,8 @@ for ((r = 1; r <= rounds; r++)); do
 		fi
 		sleep 1
 		cp "$out/counts.txt" "$out/counts-$run.txt"
-		wait "$cpid" || true
-		wait "$spid" || true
+		wait "$CLIENT_PID" || true
+		wait "$SERVER_PID" || true
 		[[ $impl == Java ]] && cp "/tmp/perf-$pid.map" "$out/perfmap-$run.txt" 2> /dev/null || true
 		echo "insns: $tool round $r client $impl: typical p99 p99.9 avg (usec): $(awk '/#bytes/ {getline; print $5, $8, $9, $6; exit}' "$out/client-$run.out")"
 		python3 "$ROOT/scripts/bench/insns-report.py" "$out" "$run" | sed "s/^/insns: $run /"

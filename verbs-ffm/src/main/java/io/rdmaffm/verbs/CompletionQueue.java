@@ -137,23 +137,18 @@ public final class CompletionQueue extends NativeObject {
     public int poll(Completions completions) {
         Lifetime l = life;
         Lifetime m = completions.memory;
-        long h = l.enterAddress();
+        long h = l.enterAddress(m);
         int n;
         try {
-            m.enter();
-            try {
-                n = extended
-                        ? (int) Shim.DataPath.rdmaffm_cq_ex_poll.invokeExact(pollAddress, completions.capacity(),
-                                completions.arrayAddress)
-                        : (int) Shim.DataPath.rdmaffm_poll_cq.invokeExact(h, completions.capacity(),
-                                completions.arrayAddress);
-            } finally {
-                m.exit();
-            }
+            n = extended
+                    ? (int) Shim.DataPath.rdmaffm_cq_ex_poll.invokeExact(pollAddress, completions.capacity(),
+                            completions.arrayAddress)
+                    : (int) Shim.DataPath.rdmaffm_poll_cq.invokeExact(h, completions.capacity(),
+                            completions.arrayAddress);
         } catch (Throwable t) {
             throw Errors.unchecked(t);
         } finally {
-            l.exit();
+            l.exit(m);
         }
         if (n < 0) {
             completions.count = 0;

@@ -334,19 +334,14 @@ public final class QueuePair extends NativeObject {
         }
         Lifetime l = life;
         Lifetime m = batch.memory;
-        long h = l.enterAddress();
+        long h = l.enterAddress(m);
         int rc;
         try {
-            m.enter();
-            try {
-                rc = (int) Shim.DataPath.rdmaffm_post_send.invokeExact(h, first, batch.badWrAddress);
-            } finally {
-                m.exit();
-            }
+            rc = (int) Shim.DataPath.rdmaffm_post_send.invokeExact(h, first, batch.badWrAddress);
         } catch (Throwable t) {
             throw Errors.unchecked(t);
         } finally {
-            l.exit();
+            l.exit(m);
         }
         if (batch.hasBinds) {
             batch.afterPosted(from, rc == 0 ? n : Math.max(0, batch.badIndex() - from));
@@ -392,24 +387,18 @@ public final class QueuePair extends NativeObject {
     public void postRecv(RecvWorkRequests batch, int from, int n) {
         Lifetime l = life;
         Lifetime m = batch.memory;
-        long h = l.enterAddress();
+        long h = l.enterAddress(m);
         int rc;
         try {
             if (srq != null) {
                 throw new IllegalStateException("QP 0x" + Integer.toHexString(qpNumber)
                         + " receives from a shared receive queue: post receives to the SRQ");
             }
-            long first = batch.chainRange(from, n);
-            m.enter();
-            try {
-                rc = (int) Shim.DataPath.rdmaffm_post_recv.invokeExact(h, first, batch.badWrAddress);
-            } finally {
-                m.exit();
-            }
+            rc = (int) Shim.DataPath.rdmaffm_post_recv.invokeExact(h, batch.chainRange(from, n), batch.badWrAddress);
         } catch (Throwable t) {
             throw Errors.unchecked(t);
         } finally {
-            l.exit();
+            l.exit(m);
         }
         if (rc != 0) {
             throw Errors.of("ibv_post_recv", Errors.postErrno(rc), "QP 0x" + Integer.toHexString(qpNumber) + " ("

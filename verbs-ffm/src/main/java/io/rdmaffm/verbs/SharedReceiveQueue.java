@@ -50,20 +50,15 @@ public final class SharedReceiveQueue extends NativeObject {
     public void postRecv(RecvWorkRequests batch, int from, int n) {
         Lifetime l = life;
         Lifetime m = batch.memory;
-        long h = l.enterAddress();
+        long h = l.enterAddress(m);
         int rc;
         try {
-            long first = batch.chainRange(from, n);
-            m.enter();
-            try {
-                rc = (int) Shim.DataPath.rdmaffm_post_srq_recv.invokeExact(h, first, batch.badWrAddress);
-            } finally {
-                m.exit();
-            }
+            rc = (int) Shim.DataPath.rdmaffm_post_srq_recv.invokeExact(h, batch.chainRange(from, n),
+                    batch.badWrAddress);
         } catch (Throwable t) {
             throw Errors.unchecked(t);
         } finally {
-            l.exit();
+            l.exit(m);
         }
         if (rc != 0) {
             throw Errors.of("ibv_post_srq_recv", Errors.postErrno(rc), "device " + pd.context().name());

@@ -116,12 +116,26 @@ public abstract class Lifetime {
     }
 
     /**
-     * {@link #enter()} for a downcall that takes the pointer as a {@code long} (the data path: post and poll), so
-     * that the linker has no segment to check and keep alive per argument; this guard keeps the object alive.
+     * {@link #enter()} for a data-path downcall (post, poll), which takes its pointers as {@code long} so that the
+     * linker has no segment to check and keep alive per argument: enters this object and {@code memory}, the
+     * buffer the call passes by address, and returns this object's pointer. Throws IllegalStateException, having
+     * entered neither, once either is closed. Pair with {@link #exit(Lifetime)}.
      */
-    public final long enterAddress() {
+    public final long enterAddress(Lifetime memory) {
         enter();
+        try {
+            memory.enter();
+        } catch (RuntimeException | Error e) {
+            exit();
+            throw e;
+        }
         return address;
+    }
+
+    /** Ends the call {@link #enterAddress(Lifetime)} started. */
+    public final void exit(Lifetime memory) {
+        memory.exit();
+        exit();
     }
 
     /** Ends the call {@link #enter()} started. */
