@@ -7,7 +7,9 @@
 # the emulator's speed: it says how much work each implementation's code does per operation. The counting makes
 # the VM several times slower, so the latencies printed beside it are not comparable with bench-side-by-side's.
 #
-# usage: sudo [INSNS_TOOL=ib_read_lat] [INSNS_ROUNDS=1] scripts/bench-insns.sh
+# INSNS_IMPLS (default "C Java") may add JavaAlt, a Java client with the JVM options INSNS_JAVA_ALT_OPTS as well.
+#
+# usage: sudo [INSNS_TOOL=ib_read_lat] [INSNS_ROUNDS=1] [INSNS_IMPLS=...] [INSNS_JAVA_ALT_OPTS=...] scripts/bench-insns.sh
 set -euo pipefail
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
@@ -28,4 +30,4 @@ export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
 export RXE_VM_PLUGIN="$out/libinsncount.so,out=$out/counts.txt,cpu=1"
 export RDMAFFM_RDMA_MODE=vm
 exec "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/insns-run.sh" \
-	"${INSNS_TOOL:-ib_read_lat}" "${INSNS_ROUNDS:-1}" "$out" "$out/insnmark"
+	"${INSNS_TOOL:-ib_read_lat}" "${INSNS_ROUNDS:-1}" "$out" "$out/insnmark" "${INSNS_IMPLS:-C Java}" "${INSNS_JAVA_ALT_OPTS:-}"

@@ -3,6 +3,7 @@ operation) on the client's CPU, by library and, for Java, by compiled method wit
 import bisect
 import collections
 import re
+import subprocess
 import sys
 
 
@@ -31,6 +32,30 @@ def mapping(line):
     f = line.split()
     a, b = (int(x, 16) for x in f[0].split('-'))
     return a, b, f[5].split('/')[-1] if len(f) > 5 else '[anon]'
+
+
+def load_bases(path):
+    """Each shared library's load address (its mapping at file offset 0) and path, by file name."""
+    bases = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                x = line.split()
+                if len(x) > 5 and int(x[2], 16) == 0 and x[5].startswith('/'):
+                    bases.setdefault(x[5].split('/')[-1], (int(x[0].split('-')[0], 16), x[5]))
+    except FileNotFoundError:
+        pass
+    return bases
+
+
+def dynamic_symbols(path):
+    """A library's exported functions (nm -D), sorted by address: Debian's libraries keep only those."""
+    try:
+        text = subprocess.run(['nm', '-D', '--defined-only', path], capture_output=True, text=True).stdout
+    except OSError:
+        return []
+    return sorted((int(a, 16), name) for a, kind, name in (line.split()[:3] for line in text.splitlines()
+                                                         if len(line.split()) >= 3) if kind in 'TtWi')
 
 
 def find(table, starts, addr):
@@ -69,6 +94,53 @@ def main(out, run):
     for method, n in by_method.most_common(12):
         if n / ops >= 1:
             print(f'compiled code: {n / ops:7.1f}  {method[:150]}')
+    # By exported function within each library, for libraries other than the client's own code (which C keeps
+    # whole and Java compiles): the nearest exported symbol below, so a local function shows as its neighbour.
+    bases = load_bases(f'{out}/maps-{run}.txt')
+    by_symbol = collections.Counter()
+    symbols = {}
+    for addr, insns in blocks:
+        lib = find(libs, lib_starts, addr)
+        if lib not in bases:
+            continue
+        if lib not in symbols:
+            symbols[lib] = dynamic_symbols(bases[lib][1])
+        table = symbols[lib]
+        i = bisect.bisect_right(table, (addr - bases[lib][0], '\uffff')) - 1
+        by_symbol[f'{lib} {table[i][1] if i >= 0 else "?"}'] += insns
+    for symbol, n in by_symbol.most_common(12):
+        if n / ops >= 2:
+            print(f'by function: {n / ops:7.1f}  {symbol}')
+
+    threads(out, run)
+
+
+def thread_table(path):
+    table = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                tid, run, slices, cpu, name = line.split()
+                table[tid] = (int(run), int(slices), cpu, name)
+    except FileNotFoundError:
+        pass
+    return table
+
+
+def threads(out, run):
+    """The threads that ran on the client's CPU (1) between the two scheduler snapshots, by name."""
+    start, end = thread_table(f'{out}/threads-start-{run}.txt'), thread_table(f'{out}/threads-end-{run}.txt')
+    used = collections.Counter()
+    slices = collections.Counter()
+    for tid, (run_ns, n, cpu, name) in end.items():
+        before = start.get(tid, (0, 0, cpu, name))
+        if cpu == '1' and run_ns > before[0]:
+            key = re.sub(r'\d+', 'N', name)
+            used[key] += run_ns - before[0]
+            slices[key] += n - before[1]
+    total = sum(used.values())
+    for name, ns in used.most_common(12):
+        print(f'on CPU 1: {ns / 1e6:9.1f} ms {100 * ns / total:5.1f}% {slices[name]:7d} slices  {name}')
 
 
 main(sys.argv[1], sys.argv[2])
