@@ -6,6 +6,9 @@
 # and, for Java, by compiled method and tier (the JVM's code list). Unlike a time, the count does not depend on
 # the emulator's speed: it says how much work each implementation's code does per operation. The counting makes
 # the VM several times slower, so the latencies printed beside it are not comparable with bench-side-by-side's.
+# The report also names the threads that used the client's CPU in the window and the exported library functions
+# the instructions ran in, and writes target/insns/disas-RUN.txt: every user block that ran at least every other
+# operation, disassembled, under its compiled method, stub or library, with how often it ran per operation.
 #
 # INSNS_IMPLS (default "C Java") may add JavaAlt, a Java client with the JVM options INSNS_JAVA_ALT_OPTS as well.
 #

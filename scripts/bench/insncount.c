@@ -1,7 +1,8 @@
 /*
  * A QEMU TCG plugin (not part of the project's build; scripts/bench-insns.sh compiles it): counts the guest
  * instructions one vCPU executes in user mode and in the kernel between two marker programs (insnmark.c), with
- * the system calls among them and the user instructions by the start address of each translation block.
+ * the system calls among them and the user instructions by the start address of each translation block; the code
+ * of the user blocks that ran at least once every other system call is written too, for disassembly.
  * Written against QEMU's plugin API version 1 (QEMU 7.2, Debian 12), whose few declarations it repeats.
  * Args: out=FILE (written when the end marker runs), cpu=N (the vCPU to count, default 1).
  */
@@ -44,11 +45,14 @@ struct block {
 	uint32_t insns;
 	uint16_t syscalls;
 	uint8_t marker; /* 1: the start marker's block, 2: the end marker's */
+	uint16_t nbytes;
+	uint8_t *bytes; /* user blocks only */
 };
 
 #define TABLE_BITS 18
 static struct {
 	uint64_t vaddr, insns, runs;
+	const struct block *last; /* the latest translation at vaddr (JIT code can be replaced) */
 } table[1u << TABLE_BITS];
 /* 0 before the start marker, 1 between the markers, 2 after the end marker. */
 static volatile int window;
@@ -64,10 +68,19 @@ static void write_counts(void)
 	fprintf(f, "total user_insns %lu kernel_insns %lu syscalls %lu user_blocks %lu kernel_blocks %lu\n",
 		(unsigned long)user_insns, (unsigned long)kernel_insns, (unsigned long)syscalls,
 		(unsigned long)user_blocks, (unsigned long)kernel_blocks);
-	for (size_t i = 0; i < (1u << TABLE_BITS); i++)
-		if (table[i].insns)
-			fprintf(f, "block %lx %lu %lu\n", (unsigned long)table[i].vaddr,
-				(unsigned long)table[i].insns, (unsigned long)table[i].runs);
+	for (size_t i = 0; i < (1u << TABLE_BITS); i++) {
+		if (!table[i].insns)
+			continue;
+		fprintf(f, "block %lx %lu %lu", (unsigned long)table[i].vaddr, (unsigned long)table[i].insns,
+			(unsigned long)table[i].runs);
+		const struct block *b = table[i].last;
+		if (b && b->bytes && table[i].runs * 2 >= syscalls) {
+			fputc(' ', f);
+			for (size_t k = 0; k < b->nbytes; k++)
+				fprintf(f, "%02x", b->bytes[k]);
+		}
+		fputc('\n', f);
+	}
 	fclose(f);
 }
 
@@ -99,6 +112,7 @@ static void block_ran(unsigned int cpu, void *data)
 	while (table[h].insns && table[h].vaddr != b->vaddr)
 		h = (h + 1) & ((1u << TABLE_BITS) - 1);
 	table[h].vaddr = b->vaddr;
+	table[h].last = b;
 	table[h].insns += b->insns;
 	table[h].runs++;
 }
@@ -111,10 +125,19 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		return;
 	b->vaddr = qemu_plugin_tb_vaddr(tb);
 	b->insns = (uint32_t)qemu_plugin_tb_n_insns(tb);
+	size_t total = 0;
+	for (size_t i = 0; i < b->insns; i++)
+		total += qemu_plugin_insn_size(qemu_plugin_tb_get_insn(tb, i));
+	if (b->vaddr < 0x0000800000000000ull && total <= UINT16_MAX)
+		b->bytes = malloc(total);
 	for (size_t i = 0; i < b->insns; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		const uint8_t *code = qemu_plugin_insn_data(insn);
 		size_t size = qemu_plugin_insn_size(insn);
+		if (b->bytes) {
+			memcpy(b->bytes + b->nbytes, code, size);
+			b->nbytes += (uint16_t)size;
+		}
 		if (size == 2 && code[0] == 0x0f && code[1] == 0x05)
 			b->syscalls++;
 		/* The markers' mov $imm32, %eax (insnmark.c). */

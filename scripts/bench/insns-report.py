@@ -5,6 +5,7 @@ import collections
 import re
 import subprocess
 import sys
+import tempfile
 
 
 def ranges(path, parse):
@@ -66,7 +67,9 @@ def find(table, starts, addr):
 def main(out, run):
     with open(f'{out}/counts-{run}.txt') as f:
         head = f.readline().split()
-        blocks = [(int(x[1], 16), int(x[2])) for x in (l.split() for l in f) if x[0] == 'block']
+        rows = [l.split() for l in f]
+    blocks = [(int(x[1], 16), int(x[2])) for x in rows if x[0] == 'block']
+    code = {int(x[1], 16): (int(x[3]), x[4]) for x in rows if x[0] == 'block' and len(x) > 4}
     ops = int(head[6])
     if ops == 0:
         print('no system call in the window: nothing to divide by')
@@ -113,6 +116,28 @@ def main(out, run):
             print(f'by function: {n / ops:7.1f}  {symbol}')
 
     threads(out, run)
+    disassemble(out, run, code, ops, lambda a: find(tiers, tier_starts, a) or find(stubs, stub_starts, a)
+                or find(libs, lib_starts, a) or '?')
+
+
+def disassemble(out, run, code, ops, owner):
+    """Writes disas-RUN.txt: the blocks that ran at least every other operation, by owner (compiled method,
+    stub or library) and address, each with how often it ran per operation and its instructions (objdump)."""
+    by_owner = collections.defaultdict(list)
+    for addr, (runs, hexbytes) in code.items():
+        by_owner[owner(addr)].append((addr, runs, hexbytes))
+    with open(f'{out}/disas-{run}.txt', 'w') as f, tempfile.NamedTemporaryFile(suffix='.bin') as tmp:
+        for name, found in sorted(by_owner.items(), key=lambda kv: -sum(len(h) for _, _, h in kv[1])):
+            f.write(f'== {name}\n')
+            for addr, runs, hexbytes in sorted(found):
+                tmp.seek(0)
+                tmp.truncate()
+                tmp.write(bytes.fromhex(hexbytes))
+                tmp.flush()
+                text = subprocess.run(['objdump', '-D', '-b', 'binary', '-m', 'i386:x86-64',
+                                       f'--adjust-vma={addr:#x}', tmp.name], capture_output=True, text=True).stdout
+                f.write(f'-- block {addr:#x}: {runs / ops:.2f} per operation\n')
+                f.write(''.join(line + '\n' for line in text.splitlines() if re.match(r'\s+[0-9a-f]+:\t', line)))
 
 
 def thread_table(path):
