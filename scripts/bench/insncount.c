@@ -1,7 +1,7 @@
 /*
  * A QEMU TCG plugin (not part of the project's build; scripts/bench-insns.sh compiles it): counts the guest
  * instructions one vCPU executes in user mode and in the kernel between two marker programs (insnmark.c), with
- * the system calls among them and the user instructions by the start address of each translation block; the code
+ * the system calls among them and the instructions by the start address of each translation block; the code
  * of the user blocks that ran at least once every other system call is written too, for disassembly.
  * Written against QEMU's plugin API version 1 (QEMU 7.2, Debian 12), whose few declarations it repeats.
  * Args: out=FILE (written when the end marker runs), cpu=N (the vCPU to count, default 1).
@@ -103,11 +103,11 @@ static void block_ran(unsigned int cpu, void *data)
 	if (b->vaddr >= 0x0000800000000000ull) {
 		kernel_insns += b->insns;
 		kernel_blocks++;
-		return;
+	} else {
+		user_insns += b->insns;
+		syscalls += b->syscalls;
+		user_blocks++;
 	}
-	user_insns += b->insns;
-	syscalls += b->syscalls;
-	user_blocks++;
 	size_t h = (size_t)((b->vaddr * 0x9E3779B97F4A7C15ull) >> (64 - TABLE_BITS));
 	while (table[h].insns && table[h].vaddr != b->vaddr)
 		h = (h + 1) & ((1u << TABLE_BITS) - 1);

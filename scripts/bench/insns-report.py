@@ -8,6 +8,9 @@ import sys
 import tempfile
 
 
+KERNEL = 0x0000800000000000
+
+
 def ranges(path, parse):
     try:
         with open(path) as f:
@@ -68,7 +71,8 @@ def main(out, run):
     with open(f'{out}/counts-{run}.txt') as f:
         head = f.readline().split()
         rows = [l.split() for l in f]
-    blocks = [(int(x[1], 16), int(x[2])) for x in rows if x[0] == 'block']
+    every_block = [(int(x[1], 16), int(x[2])) for x in rows if x[0] == 'block']
+    blocks = [b for b in every_block if b[0] < KERNEL]
     code = {int(x[1], 16): (int(x[3]), x[4]) for x in rows if x[0] == 'block' and len(x) > 4}
     ops = int(head[6])
     if ops == 0:
@@ -115,6 +119,7 @@ def main(out, run):
         if n / ops >= 2:
             print(f'by function: {n / ops:7.1f}  {symbol}')
 
+    kernel_functions(out, [b for b in every_block if b[0] >= KERNEL], ops)
     threads(out, run)
     disassemble(out, run, code, ops, lambda a: find(tiers, tier_starts, a) or find(stubs, stub_starts, a)
                 or find(libs, lib_starts, a) or '?')
@@ -138,6 +143,24 @@ def disassemble(out, run, code, ops, owner):
                                        f'--adjust-vma={addr:#x}', tmp.name], capture_output=True, text=True).stdout
                 f.write(f'-- block {addr:#x}: {runs / ops:.2f} per operation\n')
                 f.write(''.join(line + '\n' for line in text.splitlines() if re.match(r'\s+[0-9a-f]+:\t', line)))
+
+
+def kernel_functions(out, blocks, ops):
+    """The kernel's instructions by function (the guest's /proc/kallsyms, saved once per boot)."""
+    try:
+        with open(f'{out}/kallsyms.txt') as f:
+            table = sorted((int(a, 16), name) for a, kind, name, *_ in (line.split() for line in f)
+                           if kind in 'tT' and int(a, 16) > 0)
+    except (FileNotFoundError, ValueError):
+        return
+    starts = [a for a, _ in table]
+    by_function = collections.Counter()
+    for addr, insns in blocks:
+        i = bisect.bisect_right(starts, addr) - 1
+        by_function[table[i][1] if i >= 0 else '?'] += insns
+    for name, n in by_function.most_common(25):
+        if n / ops >= 20:
+            print(f'kernel function: {n / ops:7.1f}  {name}')
 
 
 def thread_table(path):

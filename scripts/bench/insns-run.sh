@@ -30,6 +30,8 @@ thread_times() {
 find_jdk25
 taskset -pc 0-1 $$ > /dev/null
 port=25000
+# Kernel addresses for the report's kernel functions (randomized at every boot).
+cat /proc/kallsyms > "$out/kallsyms.txt"
 for ((r = 1; r <= rounds; r++)); do
 	for impl in $impls; do
 		port=$((port + 1))
