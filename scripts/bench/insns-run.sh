@@ -28,7 +28,9 @@ thread_times() {
 	done
 }
 find_jdk25
-taskset -pc 0-1 $$ > /dev/null
+# This script (and so the scheduler snapshots' reads of /proc) stays on CPU 0: on CPU 1 its instructions would
+# count as the client's (seen with ib_send_lat, whose server keeps CPU 0 busy too). Clients ask for CPU 1.
+taskset -pc 0 $$ > /dev/null
 port=25000
 # Kernel addresses for the report's kernel functions (randomized at every boot).
 cat /proc/kallsyms > "$out/kallsyms.txt"
