@@ -3,7 +3,9 @@
 # C perftest (A) and perftest-java (B) alternately, A B A B ... A, each run a fresh server+client pair in
 # loopback, and prints Java/C ratios: each B run divided by the mean of the A runs on either side, median
 # over the rounds. The A-against-A figure of the same boot (each inner A divided by its neighbours) is printed
-# next to it, so the noise is visible. Absolute figures of an emulated machine mean nothing; ratios do.
+# next to it, so the noise is visible; so are the ratios of the two implementations' median and best runs (a
+# whole run under emulation can be much slower than the next with the same work: README, "Where the goals
+# stand"). Absolute figures of an emulated machine mean nothing; ratios do.
 #
 # Rows: "listen" (time from start to listening / to the first connect, next to a trivial JVM), "steady"
 # (-n 100000 latency, -D 8 bandwidth at 2 B and 64 KiB, all eight tools) and "default" (perftest's default
