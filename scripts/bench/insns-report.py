@@ -62,6 +62,12 @@ def dynamic_symbols(path):
                                                          if len(line.split()) >= 3) if kind in 'TtWi')
 
 
+def nearest(symbols, starts, addr):
+    """The name of the last symbol at or below addr in an (address, name) list sorted by address."""
+    i = bisect.bisect_right(starts, addr) - 1
+    return symbols[i][1] if i >= 0 else '?'
+
+
 def find(table, starts, addr):
     i = bisect.bisect_right(starts, addr) - 1
     return table[i][2] if i >= 0 and table[i][0] <= addr < table[i][1] else None
@@ -111,10 +117,9 @@ def main(out, run):
         if lib not in bases:
             continue
         if lib not in symbols:
-            symbols[lib] = dynamic_symbols(bases[lib][1])
-        table = symbols[lib]
-        i = bisect.bisect_right(table, (addr - bases[lib][0], '\uffff')) - 1
-        by_symbol[f'{lib} {table[i][1] if i >= 0 else "?"}'] += insns
+            table = dynamic_symbols(bases[lib][1])
+            symbols[lib] = table, [a for a, _ in table]
+        by_symbol[f'{lib} {nearest(*symbols[lib], addr - bases[lib][0])}'] += insns
     for symbol, n in by_symbol.most_common(12):
         if n / ops >= 2:
             print(f'by function: {n / ops:7.1f}  {symbol}')
@@ -156,8 +161,7 @@ def kernel_functions(out, blocks, ops):
     starts = [a for a, _ in table]
     by_function = collections.Counter()
     for addr, insns in blocks:
-        i = bisect.bisect_right(starts, addr) - 1
-        by_function[table[i][1] if i >= 0 else '?'] += insns
+        by_function[nearest(table, starts, addr)] += insns
     for name, n in by_function.most_common(25):
         if n / ops >= 20:
             print(f'kernel function: {n / ops:7.1f}  {name}')

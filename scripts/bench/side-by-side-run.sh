@@ -142,7 +142,7 @@ noise() {
 # ratio to the neighbours can compare a fast run with slow ones. Two estimators that need no neighbours sit
 # beside it: the ratio of each implementation's median run, and of each one's best run (least latency, most
 # bandwidth); their C/C noise compares the boot's even-numbered C runs with its odd-numbered ones.
-# pick COL EVERY ARRAY... : column COL of the runs, every run or "even"/"odd" ones.
+# pick COL all|even|odd ARRAY: column COL of the array's runs, all of them or the even- or odd-numbered ones.
 pick() {
 	local col="$1" which="$2" i
 	local -n runs="$3"
