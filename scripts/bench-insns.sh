@@ -9,6 +9,8 @@
 # The report also names the threads that used the client's CPU in the window and the exported library functions
 # the instructions ran in, and writes target/insns/disas-RUN.txt: every user block that ran at least every other
 # operation, disassembled, under its compiled method, stub or library, with how often it ran per operation.
+# And, by the host CPU the client's vCPU thread was on, its quarter seconds' operations and instructions per
+# second: the same work runs at the speed of whichever host CPU it gets, which on a shared host drifts.
 #
 # INSNS_IMPLS (default "C Java") may add JavaAlt, a Java client with the JVM options INSNS_JAVA_ALT_OPTS as well.
 #

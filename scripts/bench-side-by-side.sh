@@ -5,7 +5,8 @@
 # over the rounds. The A-against-A figure of the same boot (each inner A divided by its neighbours) is printed
 # next to it, so the noise is visible; so are the ratios of the two implementations' median and best runs (a
 # whole run under emulation can be much slower than the next with the same work: README, "Where the goals
-# stand"). Absolute figures of an emulated machine mean nothing; ratios do.
+# stand"), and how steady this machine's own CPUs were before and after. Absolute figures of an emulated
+# machine mean nothing; ratios do.
 #
 # Rows: "listen" (time from start to listening / to the first connect, next to a trivial JVM), "steady"
 # (-n 100000 latency, -D 8 bandwidth at 2 B and 64 KiB, all eight tools) and "default" (perftest's default
@@ -29,4 +30,16 @@ export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
 # then a system call plus an emulated HPET read, while C perftest reads the TSC itself. tsc=reliable gives
 # both the cheap clock they have on real hosts.
 export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
-exec "$SCRIPT_DIR/rdma-env.sh" --timeout 10800 -- bash "$SCRIPT_DIR/bench/side-by-side-run.sh" "${1:-5}" "$ROOT/target/bench" "${BENCH_ROWS:-all}" "${BENCH_TOOLS:-}"
+# This machine's own CPUs, before and after: the same fixed work on every CPU at once, counted per quarter
+# second. On a shared cloud host one CPU's speed drifted by up to 1.9x within seconds with nothing else running,
+# which no ratio of two runs at different times can tell from a difference between the implementations.
+gcc -O2 -Wall -Wextra -Werror -o "$ROOT/target/bench/hostspeed" "$SCRIPT_DIR/bench/hostspeed.c"
+host_speed() {
+	echo "bench: this machine's CPUs $1 the runs (hostspeed, 10 s, all CPUs at once):"
+	"$ROOT/target/bench/hostspeed" 10 | sed 's/^/bench:   /'
+}
+host_speed before
+status=0
+"$SCRIPT_DIR/rdma-env.sh" --timeout 10800 -- bash "$SCRIPT_DIR/bench/side-by-side-run.sh" "${1:-5}" "$ROOT/target/bench" "${BENCH_ROWS:-all}" "${BENCH_TOOLS:-}" || status=$?
+host_speed after
+exit "$status"

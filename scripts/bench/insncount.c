@@ -2,16 +2,21 @@
  * A QEMU TCG plugin (not part of the project's build; scripts/bench-insns.sh compiles it): counts the guest
  * instructions one vCPU executes in user mode and in the kernel between two marker programs (insnmark.c), with
  * the system calls among them and the instructions by the start address of each translation block; the code
- * of the user blocks that ran at least once every other system call is written too, for disassembly.
+ * of the user blocks that ran at least once every other system call is written too, for disassembly. Every quarter
+ * second of the window it also notes the counts so far and the host CPU the vCPU's thread is on: the emulator's
+ * speed follows the host CPU's, which on a shared host changes within seconds (README, "Where the goals stand").
  * Written against QEMU's plugin API version 1 (QEMU 7.2, Debian 12), whose few declarations it repeats.
  * Args: out=FILE (written when the end marker runs), cpu=N (the vCPU to count, default 1).
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef uint64_t qemu_plugin_id_t;
 typedef struct {
@@ -57,6 +62,14 @@ static struct {
 /* 0 before the start marker, 1 between the markers, 2 after the end marker. */
 static volatile int window;
 static uint64_t user_insns, kernel_insns, syscalls, user_blocks, kernel_blocks;
+/* The counts at the end of each quarter second of the window (host time), and the host CPU it ended on. */
+#define QUARTERS 4096
+static struct {
+	uint64_t ms, syscalls, insns;
+	int host_cpu;
+} quarter[QUARTERS];
+static unsigned int quarters;
+static uint64_t window_start_ns, next_quarter_ns;
 static const char *out_path = "insncount.txt";
 static unsigned int counted_cpu = 1;
 
@@ -68,6 +81,9 @@ static void write_counts(void)
 	fprintf(f, "total user_insns %lu kernel_insns %lu syscalls %lu user_blocks %lu kernel_blocks %lu\n",
 		(unsigned long)user_insns, (unsigned long)kernel_insns, (unsigned long)syscalls,
 		(unsigned long)user_blocks, (unsigned long)kernel_blocks);
+	for (unsigned int q = 0; q < quarters; q++)
+		fprintf(f, "quarter %lu %lu %lu %d\n", (unsigned long)quarter[q].ms, (unsigned long)quarter[q].syscalls,
+			(unsigned long)quarter[q].insns, quarter[q].host_cpu);
 	for (size_t i = 0; i < (1u << TABLE_BITS); i++) {
 		if (!table[i].insns)
 			continue;
@@ -84,6 +100,27 @@ static void write_counts(void)
 	fclose(f);
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Called on the counted vCPU's thread at each system call (a clock read per operation, not per block). */
+static void note_quarter(void)
+{
+	uint64_t t = now_ns();
+	if (t < next_quarter_ns || quarters == QUARTERS)
+		return;
+	next_quarter_ns += 250000000ull;
+	quarter[quarters].ms = (t - window_start_ns) / 1000000;
+	quarter[quarters].syscalls = syscalls;
+	quarter[quarters].insns = user_insns + kernel_insns;
+	quarter[quarters].host_cpu = sched_getcpu();
+	quarters++;
+}
+
 static void block_ran(unsigned int cpu, void *data)
 {
 	struct block *b = data;
@@ -91,6 +128,9 @@ static void block_ran(unsigned int cpu, void *data)
 		if (b->marker == 1 && window != 1) {
 			memset(table, 0, sizeof table);
 			user_insns = kernel_insns = syscalls = user_blocks = kernel_blocks = 0;
+			quarters = 0;
+			window_start_ns = now_ns();
+			next_quarter_ns = window_start_ns + 250000000ull;
 			window = 1;
 		} else if (b->marker == 2 && window == 1) {
 			window = 2;
@@ -107,6 +147,8 @@ static void block_ran(unsigned int cpu, void *data)
 		user_insns += b->insns;
 		syscalls += b->syscalls;
 		user_blocks++;
+		if (b->syscalls)
+			note_quarter();
 	}
 	size_t h = (size_t)((b->vaddr * 0x9E3779B97F4A7C15ull) >> (64 - TABLE_BITS));
 	while (table[h].insns && table[h].vaddr != b->vaddr)

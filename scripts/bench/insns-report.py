@@ -124,10 +124,30 @@ def main(out, run):
         if n / ops >= 2:
             print(f'by function: {n / ops:7.1f}  {symbol}')
 
+    speed_by_host_cpu([x for x in rows if x[0] == 'quarter'])
     kernel_functions(out, [b for b in every_block if b[0] >= KERNEL], ops)
     threads(out, run)
     disassemble(out, run, code, ops, lambda a: find(tiers, tier_starts, a) or find(stubs, stub_starts, a)
                 or find(libs, lib_starts, a) or '?')
+
+
+def speed_by_host_cpu(quarters):
+    """The window's quarter seconds by the host CPU the client's vCPU thread ended each on: how many, and the
+    median operations and guest instructions per second. Same work at another speed is the host's doing."""
+    by_cpu = collections.defaultdict(list)
+    prev = (0, 0, 0)
+    for _, ms, calls, insns, cpu in quarters:
+        ms, calls, insns = int(ms), int(calls), int(insns)
+        seconds = (ms - prev[0]) / 1000
+        if seconds > 0 and calls > prev[1]:
+            by_cpu[cpu].append(((calls - prev[1]) / seconds, (insns - prev[2]) / seconds))
+        prev = (ms, calls, insns)
+    for cpu, speeds in sorted(by_cpu.items()):
+        ops = sorted(o for o, _ in speeds)
+        mips = sorted(i for _, i in speeds)
+        print(f'on host CPU {cpu}: {len(speeds)} quarter seconds, operations/s median {ops[len(ops) // 2]:.0f} '
+              f'(slowest {ops[0]:.0f}, fastest {ops[-1]:.0f}), guest instructions/s median '
+              f'{mips[len(mips) // 2] / 1e6:.0f} M')
 
 
 def disassemble(out, run, code, ops, owner):
