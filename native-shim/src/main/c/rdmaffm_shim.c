@@ -46,6 +46,23 @@ RDMAFFM_API int rdmaffm_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	return ibv_req_notify_cq(cq, solicited_only);
 }
 
+/*
+ * The CPU's cycle counter, as perftest's get_cycles reads it: a tiny critical downcall costs a fraction of
+ * clock_gettime through the JVM. 0 where there is no such counter (the Java side then keeps System.nanoTime).
+ */
+RDMAFFM_API uint64_t rdmaffm_cycles(void)
+{
+#if defined(__x86_64__)
+	return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+	uint64_t v;
+	__asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+#else
+	return 0;
+#endif
+}
+
 /* ---- control verbs that are inline or macros ---- */
 
 /* The exported compat ibv_query_port leaves port_cap_flags2 unset; the inline one fills it. */

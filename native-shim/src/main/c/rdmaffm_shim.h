@@ -10,7 +10,7 @@
 #define RDMAFFM_API __attribute__((visibility("default")))
 
 /* Bumped whenever an exported signature or the table format changes. */
-#define RDMAFFM_SHIM_ABI 1
+#define RDMAFFM_SHIM_ABI 2
 
 enum rdmaffm_layout_kind {
 	RDMAFFM_SIZEOF = 0,

@@ -63,6 +63,11 @@ public final class PerftestEngine implements AutoCloseable {
     /** What goes on the wire per work request in the next window. */
     private long nextWire;
 
+    /** What times the measured loops, for the run document: e.g. "cycle counter at 2.100000 GHz". */
+    public static String loopClock() {
+        return VerbsSide.clock().toString();
+    }
+
     /**
      * An engine for {@code p} on {@code dev}, which the caller keeps open until this engine is closed; each
      * measured loop is marked as a window in {@code windows}.

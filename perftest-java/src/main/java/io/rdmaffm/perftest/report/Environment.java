@@ -22,21 +22,22 @@ import java.util.List;
  * @param jvmFlags    the JVM's input arguments
  * @param toolVersion perftest-java's version
  * @param date        the start of the run (UTC, whole seconds)
+ * @param clock       what timed the measured loops, e.g. "cycle counter at 2.100000 GHz" or "System.nanoTime"
  */
 public record Environment(String host, String kernel, String cpuModel, int cpus, String javaVersion, String jvm,
-                          List<String> jvmFlags, String toolVersion, Instant date) {
+                          List<String> jvmFlags, String toolVersion, Instant date, String clock) {
 
     public Environment {
         jvmFlags = List.copyOf(jvmFlags);
     }
 
-    /** This JVM's environment, dated {@code start}. */
-    public static Environment capture(Instant start) {
+    /** This JVM's environment, dated {@code start}, its loops timed by {@code clock}. */
+    public static Environment capture(Instant start, String clock) {
         String version = Environment.class.getPackage().getImplementationVersion();
         return new Environment(hostName(), System.getProperty("os.version"), readCpuModel(),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.runtime.version"),
                 System.getProperty("java.vm.name"), ManagementFactory.getRuntimeMXBean().getInputArguments(),
-                version == null ? "development build" : version, start.truncatedTo(ChronoUnit.SECONDS));
+                version == null ? "development build" : version, start.truncatedTo(ChronoUnit.SECONDS), clock);
     }
 
     private static String hostName() {

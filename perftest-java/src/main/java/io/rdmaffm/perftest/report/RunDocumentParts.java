@@ -39,6 +39,7 @@ final class RunDocumentParts {
         w.endArray();
         w.name("tool_version").value(e.toolVersion());
         w.name("date").value(e.date().toString());
+        w.name("clock").value(e.clock());
         w.endObject();
     }
 

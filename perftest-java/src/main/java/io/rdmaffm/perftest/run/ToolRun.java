@@ -65,7 +65,7 @@ public final class ToolRun {
                 }
                 reporter.measuredWindows(windows.finish());
                 if (p.output().jsonFile() != null) {
-                    reporter.writeJson(p.describe(), p.output().jsonFile(), Environment.capture(started),
+                    reporter.writeJson(p.describe(), p.output().jsonFile(), Environment.capture(started, PerftestEngine.loopClock()),
                             DeviceProvenance.collect(verbsFacts(dev, plan), Path.of("/")));
                 }
                 return reporter.mismatches() == 0 ? 0 : 1;

@@ -148,6 +148,12 @@ class QuietWindowRdmaTest {
         Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(Files.readString(json));
         Object w = doc.get("measured_window");
         assertTrue(w instanceof Map, "the run JSON has a measured_window: " + doc.keySet());
+        // The clock that timed the loops: the cycle counter exactly where the kernel keeps time by it.
+        String clock = String.valueOf(((Map<String, Object>) doc.get("environment")).get("clock"));
+        String source = Files.readString(Path.of("/sys/devices/system/clocksource/clocksource0/current_clocksource")).strip();
+        boolean counter = source.equals("tsc") || source.equals("arch_sys_counter");
+        assertTrue(counter ? clock.startsWith("cycle counter at ") : clock.equals("System.nanoTime"),
+                "loop clock \"" + clock + "\" with the kernel's clocksource " + source);
         return (Map<String, Object>) w;
     }
 

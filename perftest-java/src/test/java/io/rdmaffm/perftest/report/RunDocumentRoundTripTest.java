@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** What a tool writes with {@code --out_json} is what {@code report} and {@code compare} read back. */
 class RunDocumentRoundTripTest {
     private static final Environment ENV = new Environment("host-a", "6.1.0", "Some CPU", 2, "25+36", "OpenJDK VM",
-            List.of("-XX:+UseSerialGC"), "0.1.0", Instant.parse("2026-12-03T10:15:30Z"));
+            List.of("-XX:+UseSerialGC"), "0.1.0", Instant.parse("2026-12-03T10:15:30Z"),
+            "cycle counter at 2.100000 GHz");
     private static final DeviceProvenance DEV = new DeviceProvenance("mlx5_0", 1, false, "28.39.1002", "InfiniBand",
             "ACTIVE", "200 Gb/sec (4X HDR)", 200.0, 4096, -1, null, null, 0,
             new DeviceProvenance.Pcie("0000:18:00.0", "16.0 GT/s x16", 220.5, "0000:17:00.0/0000:18:00.0"));
@@ -61,6 +62,7 @@ class RunDocumentRoundTripTest {
         assertEquals(1, doc.schemaVersion());
         assertEquals("host-a", doc.environment().host());
         assertEquals(List.of("-XX:+UseSerialGC"), doc.environment().jvmFlags());
+        assertEquals("cycle counter at 2.100000 GHz", doc.environment().clock());
         assertEquals(200.0, doc.device().portRateGbps());
         assertEquals(220.5, doc.device().pcie().modelGbps());
         Row row = doc.rows().get(0);

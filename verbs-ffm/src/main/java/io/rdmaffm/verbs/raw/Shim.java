@@ -78,6 +78,14 @@ public final class Shim {
         public static final MethodHandle rdmaffm_cq_ex_poll = Shim.poll("rdmaffm_cq_ex_poll");
     }
 
+    /** uint64_t rdmaffm_cycles(void): the CPU's cycle counter; critical (one instruction, never blocks). */
+    public static final class Cycles {
+        private Cycles() {
+        }
+
+        public static final MethodHandle rdmaffm_cycles = critical(L, "rdmaffm_cycles", FunctionDescriptor.of(J));
+    }
+
     /**
      * The extended send API ({@code ibv_wr_*}): builders take (qpx, wr_id, wr_flags, ...). Built with the first
      * extended queue pair's first use.

@@ -8,7 +8,7 @@ public final class ShimInfo {
     }
 
     /** Must equal RDMAFFM_SHIM_ABI in rdmaffm_shim.h. */
-    public static final int EXPECTED_ABI = 1;
+    public static final int EXPECTED_ABI = 2;
 
     public static int abi() {
         try {

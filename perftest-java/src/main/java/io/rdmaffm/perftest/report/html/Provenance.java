@@ -43,6 +43,7 @@ public final class Provenance {
                 : env.jvmFlags().isEmpty() ? "none" : String.join(" ", env.jvmFlags())));
         e.add(new Entry("perftest-java", env == null ? NOT_RECORDED : or(env.toolVersion())));
         e.add(new Entry("Date", env == null ? NOT_RECORDED : or(env.date())));
+        e.add(new Entry("Loop clock", env == null ? NOT_RECORDED : or(env.clock())));
         e.add(new Entry("Measured window", window(run)));
         return e;
     }
