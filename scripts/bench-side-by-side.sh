@@ -31,8 +31,9 @@ export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
 # both the cheap clock they have on real hosts.
 export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
 # This machine's own CPUs, before and after: the same fixed work on every CPU at once, counted per quarter
-# second. On a shared cloud host one CPU's speed drifted by up to 1.9x within seconds with nothing else running,
-# which no ratio of two runs at different times can tell from a difference between the implementations.
+# second. On a shared cloud host, with nothing else running, one CPU's speed drifted 1.9x within 25 minutes and
+# its slowest quarter second within 10 s was down to half its fastest: no ratio of two runs at different times
+# can tell that from a difference between the implementations.
 gcc -O2 -Wall -Wextra -Werror -o "$ROOT/target/bench/hostspeed" "$SCRIPT_DIR/bench/hostspeed.c"
 host_speed() {
 	echo "bench: this machine's CPUs $1 the runs (hostspeed, 10 s, all CPUs at once):"
