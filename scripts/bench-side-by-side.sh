@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark (not a test): in ONE Soft-RoCE boot (or on this host's RDMA device), runs Debian's
-# C perftest (A) and perftest-java (B) alternately, A B A B ... A, each run a fresh server+client pair in
-# loopback, and prints Java/C ratios: each B run divided by the mean of the A runs on either side, median
-# over the rounds. The A-against-A figure of the same boot (each inner A divided by its neighbours) is printed
-# next to it, so the noise is visible; so are the ratios of the two implementations' median and best runs (a
-# whole run under emulation can be much slower than the next with the same work: README, "Where the goals
-# stand"), and how steady this machine's own CPUs were before and after. Absolute figures of an emulated
-# machine mean nothing; ratios do.
+# C perftest and perftest-java, each run a fresh server+client pair in loopback, and prints Java/C ratios: each
+# Java run divided by the mean of the C runs beside it, median over the rounds. By default (BENCH_GATE=1) each
+# round is C, Java, C with both C runs within seconds of the Java run's measured window (its client holds at a
+# start gate, warmed up and connected, while the first C pair runs); BENCH_GATE=0 alternates A B A B ... A,
+# which puts half a minute of Java start-up and warm-up between a Java window and its C neighbours. The C/C
+# figure of the same boot is printed next to each ratio, so the noise is visible; so are the ratios of the two
+# implementations' median and best runs, and how steady this machine's own CPUs were before and after.
+# Absolute figures of an emulated machine mean nothing; ratios do.
 #
 # Rows: "listen" (time from start to listening / to the first connect, next to a trivial JVM), "steady"
 # (-n 100000 latency, -D 8 bandwidth at 2 B and 64 KiB, all eight tools) and "default" (perftest's default
 # lengths). Each Java run's JVM activity in the measured window (from its JSON) is listed with its row.
 #
 # usage: [BENCH_ROWS="listen steady default"] [BENCH_TOOLS="ib_send_lat ..."] scripts/bench-side-by-side.sh [ROUNDS]
-#        (default 5 rounds: A B A B A B A B A B A; all rows take about 2 hours under TCG)
+#        [BENCH_GATE=0] (default 5 rounds; all rows take about 2 hours under TCG)
 set -euo pipefail
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"

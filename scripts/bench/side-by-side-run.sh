@@ -7,6 +7,13 @@
 # loopback. Each B is divided by the mean of the two A runs beside it, and the median over the rounds is printed;
 # the C/C noise of the same boot (each inner A divided by its neighbours) sits next to it. The ratio of the two
 # implementations' median runs and of their best runs follow (see whole_ratios).
+#
+# BENCH_GATE=1 (the default): each round is A B A with both A runs within seconds of B's measured window. The Java
+# pair starts, warms up and connects; its client then holds at a start gate (the system property
+# rdmaffm.bench.startGate) while a C pair runs; then the Java client runs its window and another C pair follows at
+# once. Without the gate (BENCH_GATE=0) the C runs beside a Java run are half a minute (its start and warm-up)
+# away from its window, and the host's speed changes within seconds. The C/C noise is then each round's
+# before-run over its after-run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=../common.sh
@@ -19,6 +26,9 @@ dev="${RDMA_DEVICE:?}"
 ip="${RDMA_IP:?}"
 gid="${RDMA_GID_INDEX:-1}"
 JAVA="$ROOT/bin/rdma-perftest"
+gate="${BENCH_GATE:-1}"
+# Seconds between a pair's end and the next pair's measured window in a gated round (BENCH_GAP).
+gap="${BENCH_GAP:-2}"
 java_bin="${JAVA_HOME:?}/bin/java"
 mkdir -p "$outdir"
 # Both implementations get every CPU of the VM (the VM runner keeps commands on CPU 0 by default); then server
@@ -82,15 +92,63 @@ run_pair() {
 	wait "$spid" 2> /dev/null || true
 	ROW="$(awk '/#bytes/ {getline; print; exit}' "$outdir/client.out")"
 	JIT=""
-	if [[ "$impl" == J && -s "$outdir/client.json" ]]; then
-		JIT="$(python3 -c 'import json,sys
-w = json.load(open(sys.argv[1])).get("measured_window") or {}
-print(w.get("compilations", "?"), w.get("deoptimizations", "?"), w.get("gcs", "?"))' "$outdir/client.json")"
+	if [[ "$impl" == J ]]; then
+		JIT="$(jit_counts)"
 	fi
+}
+
+# The Java client's measured window from its JSON: compilations, deoptimizations, GCs, major page faults.
+jit_counts() {
+	[[ -s "$outdir/client.json" ]] || return 0
+	python3 -c 'import json,sys
+w = json.load(open(sys.argv[1])).get("measured_window") or {}
+mf = w.get("major_faults")
+print(w.get("compilations", "?"), w.get("deoptimizations", "?"), w.get("gcs", "?"), "?" if mf is None else mf)' "$outdir/client.json"
 }
 
 # measure IMPL TOOL ARGS... -> ROW, repeated (at most twice more) when C perftest's TSC calibration fails
 # under emulation ("Can't produce a report", inf) or a run gave no row.
+# A Java pair whose client holds at the start gate while a C pair runs, then runs its window; a C pair follows.
+# Sets CB (the C row before), ROW and JIT (Java's), CA (the C row after). The Java sides get --timeout 120: the
+# server waits at the barrier while the C pair runs.
+run_gated() {
+	local tool="$1" gatep="$outdir/gate" spid cpid jrow jjit
+	shift
+	rm -f "$gatep.waiting" "$gatep.go" "$outdir/client.json"
+	next_port
+	rm -f "$outdir/server.json"
+	timeout 900 "${pin_server[@]}" "$JAVA" "$tool" -d "$dev" -x "$gid" -p "$port" --timeout 120 "$@" \
+		--out_json_file "$outdir/server.json" > "$outdir/java-server.out" 2>&1 &
+	spid=$!
+	wait_tcp_listening "$port" 1800 || { kill "$spid" 2> /dev/null; CB="" ROW="" CA=""; return 0; }
+	RDMA_PERFTEST_JAVA_OPTS="-Drdmaffm.bench.startGate=$gatep" timeout 900 "${pin_client[@]}" "$JAVA" "$tool" \
+		-d "$dev" -x "$gid" -p "$port" --timeout 120 "$@" --out_json_file "$outdir/client.json" "$ip" \
+		> "$outdir/java-client.out" 2>&1 &
+	cpid=$!
+	while [[ ! -e "$gatep.waiting" ]] && kill -0 "$cpid" 2> /dev/null; do
+		sleep 0.2
+	done
+	sleep "$gap"
+	measure C "$tool" "$@"
+	CB="$ROW"
+	# A C pair's exit leaves the kernel work to do (its QPs, CQs and MRs torn down, deferred frees): that lands in
+	# whatever runs next unless the next run waits for it, as each of the pair's C runs does for the other's.
+	sleep "$gap"
+	touch "$gatep.go"
+	wait "$cpid" 2> /dev/null || tail -3 "$outdir/java-client.out" >&2
+	wait "$spid" 2> /dev/null || true
+	jrow="$(awk '/#bytes/ {getline; print; exit}' "$outdir/java-client.out")"
+	jjit="$(jit_counts)"
+	sleep "$gap"
+	mkdir -p "$outdir/rounds"
+	cp "$outdir/client.json" "$outdir/rounds/$tool-$port-client.json" 2> /dev/null || true
+	cp "$outdir/server.json" "$outdir/rounds/$tool-$port-server.json" 2> /dev/null || true
+	measure C "$tool" "$@"
+	CA="$ROW"
+	ROW="$jrow"
+	JIT="$jjit"
+}
+
 measure() {
 	local impl="$1" attempt
 	shift
@@ -129,12 +187,28 @@ neighbour_ratio() {
 	done | median
 }
 
+# With the gate, B[i]'s neighbours are its own round's C runs, A[2i] (before) and A[2i+1] (after).
+gated_ratio() {
+	local col="$1" i
+	for ((i = 0; i < rounds; i++)); do
+		awk -v b="$(cut -d' ' -f"$col" <<< "${B[i]}")" -v l="$(cut -d' ' -f"$col" <<< "${A[2 * i]}")" \
+			-v r="$(cut -d' ' -f"$col" <<< "${A[2 * i + 1]}")" 'BEGIN {if (b != "" && l+r > 0) printf "%.3f\n", b/((l+r)/2)}'
+	done | median
+}
+
+gated_noise() {
+	local col="$1" i
+	for ((i = 0; i < rounds; i++)); do
+		quotient "$(cut -d' ' -f"$col" <<< "${A[2 * i]}")" "$(cut -d' ' -f"$col" <<< "${A[2 * i + 1]}")"
+	done | grep -v n/a | median
+}
+
 ratios() {
-	neighbour_ratio "$1" B 0
+	if [[ "$gate" == 1 ]]; then gated_ratio "$1"; else neighbour_ratio "$1" B 0; fi
 }
 
 noise() {
-	neighbour_ratio "$1" A 1
+	if [[ "$gate" == 1 ]]; then gated_noise "$1"; else neighbour_ratio "$1" A 1; fi
 }
 
 # Under emulation a whole run can come out up to twice as slow as the next with the same binary (C perftest's
@@ -182,7 +256,17 @@ bench() {
 	local label="$tool $*" i jit_max=0 jit_all=""
 	A=()
 	B=()
-	for ((i = 0; i <= rounds; i++)); do
+	if [[ "$gate" == 1 ]]; then
+		for ((i = 0; i < rounds; i++)); do
+			run_gated "$tool" "$@"
+			A[2 * i]="$(metrics "$kind" "$CB")"
+			B[i]="$(metrics "$kind" "$ROW")"
+			A[2 * i + 1]="$(metrics "$kind" "$CA")"
+			jit_all+="${JIT:-?} / "
+			echo "bench: $label C before: ${A[2 * i]:-none}; Java: ${B[i]:-none} (window: compilations deopts gcs majflt = ${JIT:-?}); C after: ${A[2 * i + 1]:-none}" >&2
+		done
+	fi
+	for ((i = 0; i <= rounds && gate != 1; i++)); do
 		measure C "$tool" "$@"
 		A[i]="$(metrics "$kind" "$ROW")"
 		echo "bench: $label C: ${A[i]:-none}" >&2
@@ -190,7 +274,7 @@ bench() {
 			measure J "$tool" "$@"
 			B[i]="$(metrics "$kind" "$ROW")"
 			jit_all+="${JIT:-?} / "
-			echo "bench: $label Java: ${B[i]:-none} (window: compilations deopts gcs = ${JIT:-?})" >&2
+			echo "bench: $label Java: ${B[i]:-none} (window: compilations deopts gcs majflt = ${JIT:-?})" >&2
 		fi
 	done
 	jit_all="${jit_all% / }"
@@ -276,7 +360,7 @@ wants() {
 }
 
 {
-	echo "| test | latency or BW: Java/C (C/C) | | | | of the medians (C/C), of the best runs (C/C) | Java window: compilations deopts GCs, per round |"
+	echo "| test | latency or BW: Java/C (C/C) | | | | of the medians (C/C), of the best runs (C/C) | Java window: compilations deopts GCs major-faults, per round |"
 	echo "|---|---|---|---|---|---|---|"
 } > "$table"
 if wants listen; then
@@ -300,6 +384,11 @@ if wants default-bw; then
 	bench bw ib_atomic_bw
 fi
 echo
-echo "Side-by-side, $(date -u +%Y-%m-%d), device $dev, kernel $(uname -r), $(nproc) CPUs, $rounds rounds:"
+if [[ "$gate" == 1 ]]; then
+	method="each round C, Java, C with both C runs right before and after the Java window (start gate)"
+else
+	method="C and Java alternated, A B ... A"
+fi
+echo "Side-by-side, $(date -u +%Y-%m-%d), device $dev, kernel $(uname -r), $(nproc) CPUs, $rounds rounds, $method:"
 [[ -s "$listen_table" ]] && cat "$listen_table" && echo
 cat "$table"

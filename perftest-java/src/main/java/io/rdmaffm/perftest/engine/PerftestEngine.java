@@ -267,6 +267,7 @@ public final class PerftestEngine implements AutoCloseable {
      */
     public void prepare(int sizeIndex) {
         setUpWindow(sizeIndex);
+        windows.prepare();
         if (p.limits().warmupIterations() > 0) {
             Warmup.settleCompiler();
         }

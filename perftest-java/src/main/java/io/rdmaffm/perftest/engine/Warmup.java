@@ -59,7 +59,15 @@ public final class Warmup {
         }
     }
 
+    /** Where the clock exercise leaves its result, so that nothing of it can be dropped. */
+    private static volatile long clockSink;
+
     private Warmup() {
+    }
+
+    /** Whether {@link #run} has anything to warm up: a warm-up asked for, and a loop on this side to run. */
+    public static boolean wanted(RunParameters p) {
+        return p.limits().warmupIterations() > 0 && WarmupLoops.kind(p) != WarmupLoops.Kind.NONE;
     }
 
     /** Warms up the loops {@code p} will run on {@code dev} ({@code --warmup 0}: nothing). */
@@ -86,6 +94,7 @@ public final class Warmup {
                         loops.once();
                     }
                     CompilerThreads.exerciseParser();
+                    clockSink = WarmupLoops.exerciseClock(loops.dataPath());
                     awaitIdleCompiler(jit, IDLE_NANOS, IDLE_WAIT_NANOS);
                     quiet = jit != null && compilations(jit) == before;
                 }

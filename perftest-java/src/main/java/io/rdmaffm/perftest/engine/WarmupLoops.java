@@ -129,6 +129,29 @@ final class WarmupLoops implements AutoCloseable {
         side.prepareSends(op, LoopSpecs.wireSize(p, size));
     }
 
+    /** Calls of {@link #exerciseClock}: past C2's threshold for the clock's own method at a tenth of the scale. */
+    static final int CLOCK_CALLS = 1_000;
+
+    /**
+     * The clock read as the loops' stall checks read it: they run only when a poll has spun thousands of times
+     * empty, which on a QP connected to itself never happens, so C2 compiles those calls as cold ones, not
+     * inlined; in the real run they then counted up the clock method's own invocations and C2 compiled it inside
+     * the window. Called here through the same interface, from code bin/rdma-perftest keeps interpreted
+     * ({@code CompileCommand=exclude}), every call counts.
+     */
+    static long exerciseClock(DataPath d) {
+        long sum = 0;
+        for (int i = 0; i < CLOCK_CALLS; i++) {
+            sum += d.nanoTime();
+        }
+        return sum;
+    }
+
+    /** The data path of this warm-up's loops. */
+    DataPath dataPath() {
+        return side;
+    }
+
     /** One invocation of every loop this side will measure. */
     void once() {
         switch (kind) {

@@ -2,6 +2,7 @@ package io.rdmaffm.perftest.exchange;
 
 import io.rdmaffm.perftest.vocab.BwReport;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -43,6 +44,13 @@ public final class ScriptRunner {
          * epilogue.
          */
         void perform(Step step, int sizeIndex) throws Exception;
+
+        /**
+         * Once, just before the barrier that precedes the first measured loop (the peer then waits in that barrier
+         * and measures nothing). Nothing by default.
+         */
+        default void beforeFirstRunBarrier() throws Exception {
+        }
     }
 
     /**
@@ -55,16 +63,32 @@ public final class ScriptRunner {
             throw new IllegalArgumentException("script is for the " + script.role() + ", channel is "
                     + exchange.role());
         }
-        steps(script.prologue(), -1, exchange, p);
+        int gate = firstRunBarrier(script);
+        steps(script.prologue(), -1, exchange, p, gate);
         for (int i = 0; i < sizes; i++) {
-            steps(script.perSize(), i, exchange, p);
+            steps(script.perSize(), i, exchange, p, i == 0 ? gate - script.prologue().size() : -1);
         }
-        steps(script.epilogue(), -1, exchange, p);
+        steps(script.epilogue(), -1, exchange, p, -1);
     }
 
-    private static void steps(List<Step> steps, int sizeIndex, PerftestExchange ex, Participant p)
+    /**
+     * The position of the barrier before the first measured loop, counted through the prologue and the first
+     * size's steps: the last {@link Step#SYNC} before the first {@link Step#RUN}; -1 where there is none.
+     */
+    static int firstRunBarrier(HandshakeScript script) {
+        List<Step> upToFirstRun = new ArrayList<>(script.prologue());
+        upToFirstRun.addAll(script.perSize());
+        int run = upToFirstRun.indexOf(Step.RUN);
+        return run < 0 ? -1 : upToFirstRun.subList(0, run).lastIndexOf(Step.SYNC);
+    }
+
+    private static void steps(List<Step> steps, int sizeIndex, PerftestExchange ex, Participant p, int gate)
             throws Exception {
-        for (Step s : steps) {
+        for (int i = 0; i < steps.size(); i++) {
+            Step s = steps.get(i);
+            if (i == gate) {
+                p.beforeFirstRunBarrier();
+            }
             switch (s) {
                 case VERSION -> ex.exchangeVersions();
                 case SYS_DATA -> p.negotiatedSysData(ex.exchangeSysData(p.localSysData()));

@@ -10,6 +10,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NoRouteToHostException;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
@@ -172,6 +173,52 @@ public final class TcpExchangeChannel implements ExchangeChannel {
         return new ExchangeTimeoutException("peer did not answer the " + phase + " within "
                 + ExchangeTimeouts.describe(limit) + (got > 0 ? " (got " + got + " of " + length + " bytes)" : ""),
                 cause);
+    }
+
+    /**
+     * Runs {@code messages} exchanges of {@code size} bytes over a loopback connection with itself, through this
+     * class's own send and receive: the JDK's socket path (its temporary direct buffers, the timeout setting)
+     * then compiles in the warm-up, not on the barrier's handshake just before a measured loop, where a method
+     * pushed past its threshold compiled while the loop ran (seen: {@code Buffer.rewind}, {@code Util.*}).
+     *
+     * @return the exchanges the answering side completed
+     */
+    public static int exerciseLoopback(int messages, int size) throws IOException, InterruptedException {
+        if (messages < 0 || size <= 0) {
+            throw new IllegalArgumentException("messages " + messages + ", size " + size);
+        }
+        Duration limit = Duration.ofSeconds(30);
+        int[] answered = new int[1];
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             Socket c = new Socket()) {
+            c.connect(listener.getLocalSocketAddress(), (int) limit.toMillis());
+            try (Socket s = listener.accept()) {
+                TcpExchangeChannel client = new TcpExchangeChannel(c, Role.CLIENT, "loopback");
+                TcpExchangeChannel server = new TcpExchangeChannel(s, Role.SERVER, "loopback");
+                byte[] message = new byte[size];
+                Thread answering = Thread.ofPlatform().name("exchange warm-up").start(() -> {
+                    try {
+                        for (int i = 0; i < messages; i++) {
+                            server.exchange(message, size, "warm-up", limit);
+                            answered[0]++;
+                        }
+                    } catch (ExchangeException e) {
+                        // the client side's own exchange then fails and says why
+                    }
+                });
+                try {
+                    for (int i = 0; i < messages; i++) {
+                        client.exchange(message, size, "warm-up", limit);
+                    }
+                } catch (ExchangeException e) {
+                    throw new IOException(e.getMessage(), e);
+                } finally {
+                    s.close(); // a client side that failed leaves the answering side no read to wait out
+                    answering.join();
+                }
+                return answered[0];
+            }
+        }
     }
 
     static String hostPort(String host, int port) {

@@ -13,21 +13,23 @@ import java.util.Locale;
  * @param gcPauseNanos their pauses, summed
  * @param safepoints safepoints that overlapped the window (every thread stopped)
  * @param safepointNanos their time, from the start of synchronization to the end
+ * @param process what the operating system did to the process meanwhile (page faults, threads' CPU time)
  * @param details the first few events, e.g. {@code "compiled io.rdmaffm...Loops.bwClient (C2, OSR)"}
  */
 public record WindowActivity(int compilations, int osrCompilations, int deoptimizations, int gcs, long gcPauseNanos,
-                             int safepoints, long safepointNanos, List<String> details) {
+                             int safepoints, long safepointNanos, ProcessActivity process, List<String> details) {
 
     /** At most this many details per window: enough to name the culprit, never a flood. */
     public static final int MAX_DETAILS = 16;
 
     public WindowActivity {
         details = List.copyOf(details);
+        process = process == null ? ProcessActivity.UNKNOWN : process;
     }
 
-    /** Nothing happened: no compilation, deoptimization, GC or safepoint. */
+    /** Nothing happened: no compilation, deoptimization, GC, safepoint or major page fault. */
     public boolean quiet() {
-        return compilations == 0 && deoptimizations == 0 && gcs == 0 && safepoints == 0;
+        return compilations == 0 && deoptimizations == 0 && gcs == 0 && safepoints == 0 && process.majorFaults() <= 0;
     }
 
     /** The sum of several windows (the rows of an {@code -a} sweep), for the one line under the table. */
@@ -40,17 +42,20 @@ public record WindowActivity(int compilations, int osrCompilations, int deoptimi
         }
         return new WindowActivity(compilations + o.compilations, osrCompilations + o.osrCompilations,
                 deoptimizations + o.deoptimizations, gcs + o.gcs, gcPauseNanos + o.gcPauseNanos,
-                safepoints + o.safepoints, safepointNanos + o.safepointNanos, d);
+                safepoints + o.safepoints, safepointNanos + o.safepointNanos, process.plus(o.process), d);
     }
 
     /**
      * The line printed under a table whose window was not quiet, e.g.
-     * {@code " JVM during the measured window: 2 JIT compilations (1 OSR), 0 deoptimizations, 0 GCs, 1 safepoint (0.05 ms)"}.
+     * {@code " JVM during the measured window: 2 JIT compilations (1 OSR), 0 deoptimizations, 0 GCs, 1 safepoint (0.05 ms)"},
+     * with the major page faults after it when there were any.
      */
     public String summaryLine() {
-        return String.format(Locale.ROOT, " JVM during the measured window: %s (%d OSR), %s, %s (%.2f ms), %s (%.2f ms)%n",
+        return String.format(Locale.ROOT, " JVM during the measured window: %s (%d OSR), %s, %s (%.2f ms), %s (%.2f ms)%s%n",
                 count(compilations, "JIT compilation"), osrCompilations, count(deoptimizations, "deoptimization"),
-                count(gcs, "GC"), gcPauseNanos / 1e6, count(safepoints, "safepoint"), safepointNanos / 1e6);
+                count(gcs, "GC"), gcPauseNanos / 1e6, count(safepoints, "safepoint"), safepointNanos / 1e6,
+                process.majorFaults() > 0 ? ", " + process.majorFaults() + " major page fault"
+                        + (process.majorFaults() == 1 ? "" : "s") : "");
     }
 
     private static String count(int n, String what) {

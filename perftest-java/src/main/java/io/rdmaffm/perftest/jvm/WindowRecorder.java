@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Records, with JFR, what the JVM does while the measured loops run: JIT compilations, deoptimizations,
- * garbage collections and safepoints, placed against each measured window. The recording is kept in memory
+ * garbage collections and safepoints, placed against each measured window; and, from /proc read at each
+ * window's edges, the process's page faults and its threads' time on their CPUs ({@link ProcessActivity}). The recording is kept in memory
  * and read only after the run, so nothing parses or writes events while a loop is measured.
  *
  * <p>Use: {@link #start()} before the warm-up (JFR's own start-up work then happens before the windows),
@@ -34,6 +35,11 @@ public final class WindowRecorder implements AutoCloseable {
     private final Recording recording;
     private final long id = NEXT_ID.incrementAndGet();
     private final Map<Integer, MeasuredWindowEvent> open = new HashMap<>();
+    private final Map<Integer, long[]> faultsAtOpen = new HashMap<>();
+    private final Map<Integer, ThreadTimes.Snapshot> threadsAtOpen = new HashMap<>();
+    private final Map<Integer, ProcessActivity> process = new HashMap<>();
+    private final ThreadTimes threads = new ThreadTimes();
+    private final PageFaults faults = new PageFaults();
 
     private WindowRecorder(Recording recording) {
         this.recording = recording;
@@ -59,7 +65,20 @@ public final class WindowRecorder implements AutoCloseable {
         first.begin();
         first.end();
         first.commit();
-        return new WindowRecorder(r);
+        WindowRecorder w = new WindowRecorder(r);
+        w.threads.rescan();
+        ProcBytes.exercise(w.threads, w.faults);
+        return w;
+    }
+
+    /**
+     * Before the compiler is let settle for a window, on the thread that will measure: the threads to watch are
+     * looked up (files opened) here, so that the window's edges only re-read them.
+     */
+    public void prepare() {
+        if (recording != null) {
+            threads.rescan();
+        }
     }
 
     /** Marks the start of measured window {@code window} (one per message size). Not for the loop itself. */
@@ -68,6 +87,8 @@ public final class WindowRecorder implements AutoCloseable {
         e.recorder = id;
         e.window = window;
         open.put(window, e);
+        faultsAtOpen.put(window, faults.now());
+        threadsAtOpen.put(window, threads.take(false));
         e.begin();
     }
 
@@ -76,7 +97,14 @@ public final class WindowRecorder implements AutoCloseable {
         MeasuredWindowEvent e = open.remove(window);
         if (e != null) {
             e.end();
+            ThreadTimes.Snapshot end = threads.take(true);
+            long[] after = faults.now();
+            long[] before = faultsAtOpen.remove(window);
+            boolean known = before != null && after != null;
+            process.put(window, ThreadTimes.between(threadsAtOpen.remove(window), end,
+                    known ? after[0] - before[0] : -1, known ? after[1] - before[1] : -1));
             e.commit();
+            threads.rescan(); // for the next window of an -a sweep, outside this one
         }
     }
 
@@ -122,7 +150,8 @@ public final class WindowRecorder implements AutoCloseable {
                 while (windows.size() <= n) {
                     windows.add(null);
                 }
-                windows.set(n, new Window(e.getStartTime(), e.getEndTime()));
+                windows.set(n, new Window(e.getStartTime(), e.getEndTime(),
+                        process.getOrDefault(n, ProcessActivity.UNKNOWN)));
             } else if (type.equals("jdk.SafepointBegin")) {
                 safepointStart.put(e.getLong("safepointId"), e.getStartTime());
             }
@@ -148,6 +177,8 @@ public final class WindowRecorder implements AutoCloseable {
 
     @Override
     public void close() {
+        threads.close();
+        faults.close();
         if (recording != null) {
             recording.close();
         }
@@ -157,6 +188,7 @@ public final class WindowRecorder implements AutoCloseable {
     private static final class Window {
         final Instant start;
         final Instant end;
+        final ProcessActivity process;
         int compilations;
         int osr;
         int deopts;
@@ -166,9 +198,10 @@ public final class WindowRecorder implements AutoCloseable {
         long safepointNanos;
         final List<String> details = new ArrayList<>();
 
-        Window(Instant start, Instant end) {
+        Window(Instant start, Instant end, ProcessActivity process) {
             this.start = start;
             this.end = end;
+            this.process = process;
         }
 
         void add(RecordedEvent e, Instant from, Instant to) {
@@ -210,7 +243,8 @@ public final class WindowRecorder implements AutoCloseable {
         }
 
         WindowActivity activity() {
-            return new WindowActivity(compilations, osr, deopts, gcs, gcPause, safepoints, safepointNanos, details);
+            return new WindowActivity(compilations, osr, deopts, gcs, gcPause, safepoints, safepointNanos, process,
+                    details);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.report;
 
 import io.rdmaffm.perftest.json.JsonWriter;
+import io.rdmaffm.perftest.jvm.ProcessActivity;
 import io.rdmaffm.perftest.jvm.WindowActivity;
 import org.HdrHistogram.Histogram;
 
@@ -93,12 +94,37 @@ final class RunDocumentParts {
         w.name("gc_pause_ms").fixed(a.gcPauseNanos() / 1e6, 2);
         w.name("safepoints").value(a.safepoints());
         w.name("safepoint_ms").fixed(a.safepointNanos() / 1e6, 2);
+        ProcessActivity os = a.process();
+        count(w, "minor_faults", os.minorFaults());
+        count(w, "major_faults", os.majorFaults());
+        millis(w, "loop_thread_cpu_ms", os.loopRunNanos());
+        millis(w, "loop_thread_runqueue_ms", os.loopWaitNanos());
+        millis(w, "other_threads_cpu_ms", os.otherThreadsNanos());
+        w.name("other_threads").value(os.otherThreads());
         w.name("details").beginArray();
         for (String s : a.details()) {
             w.value(s);
         }
         w.endArray();
         w.endObject();
+    }
+
+    private static void count(JsonWriter w, String name, long n) {
+        w.name(name);
+        if (n < 0) {
+            w.nullValue();
+        } else {
+            w.value(n);
+        }
+    }
+
+    private static void millis(JsonWriter w, String name, long nanos) {
+        w.name(name);
+        if (nanos < 0) {
+            w.nullValue();
+        } else {
+            w.fixed(nanos / 1e6, 3);
+        }
     }
 
     /** The window of size number {@code index}, or null when none was recorded. */

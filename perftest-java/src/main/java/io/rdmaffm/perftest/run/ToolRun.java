@@ -7,8 +7,10 @@ import io.rdmaffm.perftest.exchange.ControlListener;
 import io.rdmaffm.perftest.exchange.ExchangeChannel;
 import io.rdmaffm.perftest.exchange.ExchangeTimeouts;
 import io.rdmaffm.perftest.exchange.HandshakeScript;
+import io.rdmaffm.perftest.exchange.KeyMessage;
 import io.rdmaffm.perftest.exchange.PerftestExchange;
 import io.rdmaffm.perftest.exchange.ScriptRunner;
+import io.rdmaffm.perftest.exchange.TcpExchangeChannel;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.jvm.WindowRecorder;
@@ -75,6 +77,9 @@ public final class ToolRun {
 
     /** The warm-up; when it could not make the compiler quiet, one line on stderr says so (stdout is perftest's). */
     private static void warmUp(RunParameters p, RunPlan plan, OpenDevice dev, RunReporter reporter) {
+        if (Warmup.wanted(p) && !p.endpoint().rdmaCmExchange()) {
+            exerciseExchange();
+        }
         Warmup.Outcome outcome = Warmup.run(p, plan, dev);
         if (outcome.rounds() > 0) {
             reporter.warmup(new JsonReport.WarmupFacts(outcome.rounds(), outcome.nanos() / 1e9, outcome.quiet()));
@@ -82,6 +87,23 @@ public final class ToolRun {
         String complaint = outcome.complaint();
         if (complaint != null) {
             System.err.println(p.tool().perftestName() + ": " + complaint);
+        }
+    }
+
+    /** Messages of {@link #exerciseExchange}: past C1's threshold (200 invocations), far below C2's (5,000). */
+    static final int EXCHANGE_WARMUP_MESSAGES = 300;
+
+    /**
+     * The exchange's socket path compiled before the warm-up's quiet rounds rather than on the barrier before a
+     * measured loop (see {@link TcpExchangeChannel#exerciseLoopback}); a loopback that cannot be had costs only that.
+     */
+    private static void exerciseExchange() {
+        try {
+            TcpExchangeChannel.exerciseLoopback(EXCHANGE_WARMUP_MESSAGES, KeyMessage.SIZE_GID);
+        } catch (java.io.IOException e) {
+            // no loopback interface: the run goes on, its window may then show the compilations
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

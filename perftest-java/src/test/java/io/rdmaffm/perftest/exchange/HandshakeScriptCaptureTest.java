@@ -54,9 +54,18 @@ class HandshakeScriptCaptureTest {
                 p -> uniDirServer && view.get(p).bytes().length == 8);
         Recorder rec = new Recorder(mine, reportFields.length == 5 && !uniDirServer
                 ? BwReportMessage.decode(reportFields) : new BwReport(0, 0, 0, 0, 0));
+        rec.wirePosition = ch::position;
         HandshakeScript script = HandshakeScript.of(tool, role, false, false);
         ScriptRunner.run(script, new PerftestExchange(ch, ExchangeTimeouts.defaults(), true), 1, rec);
         ch.assertFinished();
+        // The benchmark's start gate holds just before the last barrier before the loop: one write and one read
+        // (the key handshake used as a barrier) lie between it and the measured loop, as C does them. A side that
+        // runs no loop (the uni-directional BW server) has no gate.
+        boolean loops = rec.performed.contains(Step.RUN);
+        assertEquals(loops ? 1 : 0, rec.gates, "start-gate hooks");
+        if (loops) {
+            assertEquals(rec.gatePosition + 2, rec.runPosition, "wire I/O between the start gate and the loop");
+        }
 
         assertEquals(new SysData(4096, 64), rec.sysData);
         assertEquals(3, rec.mtu);
@@ -71,6 +80,33 @@ class HandshakeScriptCaptureTest {
         // Local steps are delegated in the order perftest does them.
         List<Step> local = script.expand(1).stream().filter(s -> !s.wire()).toList();
         assertEquals(local, rec.performed);
+    }
+
+    @Test
+    void startGateSitsBeforeTheLastBarrierBeforeTheFirstLoop() {
+        for (Tool tool : Tool.values()) {
+            for (Role role : Role.values()) {
+                for (boolean all : new boolean[] {false, true}) {
+                    for (boolean bidi : tool.bandwidth() ? new boolean[] {false, true} : new boolean[] {false}) {
+                        for (boolean cm : new boolean[] {false, true}) {
+                            HandshakeScript script = HandshakeScript.of(tool, role, all, bidi, cm);
+                            List<Step> steps = new ArrayList<>(script.prologue());
+                            steps.addAll(script.perSize());
+                            int gate = ScriptRunner.firstRunBarrier(script);
+                            int run = steps.indexOf(Step.RUN);
+                            String what = tool + " " + role + " -a " + all + " -b " + bidi + " -R " + cm;
+                            if (run < 0) {
+                                assertEquals(-1, gate, what + ": no loop, no gate");
+                                continue;
+                            }
+                            assertTrue(gate >= 0 && gate < run, what + ": gate " + gate + ", run " + run);
+                            assertEquals(Step.SYNC, steps.get(gate), what);
+                            assertFalse(steps.subList(gate + 1, run).stream().anyMatch(Step::wire), what);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     @Test
@@ -167,6 +203,10 @@ class HandshakeScriptCaptureTest {
         final List<PingPongDest[]> remote = new ArrayList<>();
         final List<BwReport> peerReports = new ArrayList<>();
         final List<Step> performed = new ArrayList<>();
+        java.util.function.IntSupplier wirePosition = () -> 0;
+        int gates;
+        int gatePosition = -1;
+        int runPosition = -1;
 
         Recorder(PingPongDest[] mine, BwReport report) {
             this.mine = mine;
@@ -181,6 +221,16 @@ class HandshakeScriptCaptureTest {
         @Override public void remoteDestinations(PingPongDest[] r) { remote.add(r); }
         @Override public BwReport localReport(int sizeIndex) { return report; }
         @Override public void peerReport(BwReport peer, int sizeIndex) { peerReports.add(peer); }
-        @Override public void perform(Step step, int sizeIndex) { performed.add(step); }
+        @Override public void beforeFirstRunBarrier() {
+            gates++;
+            gatePosition = wirePosition.getAsInt();
+        }
+
+        @Override public void perform(Step step, int sizeIndex) {
+            performed.add(step);
+            if (step == Step.RUN && runPosition < 0) {
+                runPosition = wirePosition.getAsInt();
+            }
+        }
     }
 }

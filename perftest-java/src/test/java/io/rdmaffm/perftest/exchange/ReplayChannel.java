@@ -53,6 +53,11 @@ final class ReplayChannel implements ExchangeChannel {
     public void close() {
     }
 
+    /** How many captured writes and reads have been replayed. */
+    int position() {
+        return pos;
+    }
+
     /** All captured I/O was replayed. */
     void assertFinished() {
         assertEquals(view.size(), pos, "captured I/O left over at position " + pos);

@@ -49,6 +49,13 @@ class TcpTransportTest {
     }
 
     @Test
+    @Timeout(60)
+    void exerciseLoopbackRunsEveryMessageThroughTheChannel() throws Exception {
+        assertEquals(300, TcpExchangeChannel.exerciseLoopback(300, 108), "every exchange was answered");
+        assertThrows(IllegalArgumentException.class, () -> TcpExchangeChannel.exerciseLoopback(1, -1));
+    }
+
+    @Test
     void javaClientAndJavaServerRunTheWholeWriteBwScript() throws Exception {
         ExchangeListener listener = ExchangeListener.listen(HOST, 0, false);
         int port = listener.port();

@@ -106,6 +106,11 @@ class QuietWindowRdmaTest {
         Files.deleteIfExists(json);
         assertEquals(0.0, window.get("deoptimizations"), "deoptimizations in the measured window: " + window + both);
         assertEquals(0.0, window.get("osr_compilations"), "OSR compilations in the measured window: " + window + both);
+        // The operating system's side of the window, from /proc: present on Linux, and the loop thread ran.
+        for (String key : List.of("minor_faults", "major_faults", "loop_thread_runqueue_ms", "other_threads_cpu_ms")) {
+            assertTrue(window.get(key) instanceof Double d && d >= 0, key + " in the measured window: " + window);
+        }
+        assertTrue((Double) window.get("loop_thread_cpu_ms") > 0, "the loop thread's CPU time: " + window);
         // The tolerance: nothing on the measured path compiles in the window. Other threads' code may: JFR's
         // periodic thread, or a compile the exchange queued that the pre-window settle did not see finish on a
         // loaded emulated CPU; every such one is named.

@@ -6,7 +6,9 @@ import java.lang.management.ManagementFactory;
 import java.util.List;
 import javax.management.ObjectName;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,11 +49,111 @@ class WindowRecorderTest {
     }
 
     @Test
+    void pageFaultsOfTheWindowAreCounted() {
+        try (WindowRecorder r = WindowRecorder.start()) {
+            r.open(0);
+            r.close(0);
+            r.open(1);
+            // 16 MiB of fresh memory, every page written: a minor fault per page the kernel hands out.
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocateDirect(16 << 20);
+            for (int i = 0; i < b.capacity(); i += 4096) {
+                b.put(i, (byte) 1);
+            }
+            r.close(1);
+            List<WindowActivity> w = r.finish();
+            assertNotNull(w, "JFR is available in this JDK");
+            ProcessActivity empty = w.get(0).process();
+            ProcessActivity touched = w.get(1).process();
+            assertTrue(empty.minorFaults() >= 0 && empty.minorFaults() < 1024, "an empty window: " + empty);
+            assertTrue(touched.minorFaults() >= 2048, "16 MiB touched in window 1: " + touched);
+            assertTrue(touched.majorFaults() >= 0, touched.toString());
+            assertTrue(touched.loopRunNanos() > 0 && touched.loopWaitNanos() >= 0 && touched.otherThreadsNanos() >= 0,
+                    "the measuring thread ran in window 1: " + touched);
+        }
+    }
+
+    @Test
+    void anotherThreadsCpuTimeIsCountedAndNamed() throws Exception {
+        try (WindowRecorder r = WindowRecorder.start()) {
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch spun = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+            // Alive before prepare() (threads born later are not watched) and still at the window's end.
+            Thread spinner = Thread.ofPlatform().name("spinner-under-test").start(() -> {
+                try {
+                    go.await();
+                    long until = System.nanoTime() + 200_000_000L;
+                    long x = 0;
+                    while (System.nanoTime() < until) {
+                        x += until ^ x;
+                    }
+                    spun.countDown();
+                    closed.await();
+                    if (x == 42) {
+                        System.out.print("");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            r.prepare();
+            r.open(0);
+            go.countDown();
+            spun.await();
+            r.close(0);
+            closed.countDown();
+            spinner.join();
+            ProcessActivity p = r.finish().get(0).process();
+            assertTrue(p.otherThreadsNanos() >= 50_000_000L, "a thread spun 200 ms in the window: " + p);
+            assertTrue(p.otherThreads().startsWith("spinner-under-t"), "the busiest is named first: " + p);
+        }
+    }
+
+    @Test
+    void schedstatParses() {
+        assertArrayEquals(new long[] {47967, 413989}, ThreadTimes.parse("47967 413989 2\n"));
+        assertNull(ThreadTimes.parse("7"));
+        try (ThreadTimes threads = new ThreadTimes()) {
+            assertNull(threads.take(false), "nothing watched before a rescan");
+            threads.rescan();
+            ThreadTimes.Snapshot now = threads.take(true);
+            assertNotNull(now, "this JVM's threads, from /proc");
+            assertTrue(now.indexOf(now.self()) >= 0 && now.tids().length > 3, "the JVM has several threads");
+        }
+    }
+
+    private static ProcessActivity faults(long minor, long major) {
+        return new ProcessActivity(minor, major, -1, -1, -1, "");
+    }
+
+    @Test
+    void statLineParsesAfterTheCommandName() {
+        String stat = "4242 (a) (b c)) S 1 4242 4242 0 -1 4194560 1234 0 7 0 5 3 0 0 20 0 1 0 100 0 0";
+        long[] f = PageFaults.parse(stat);
+        try (PageFaults live = new PageFaults()) {
+            assertTrue(live.now()[0] > 0, "this process has taken minor faults");
+        }
+        assertEquals(1234, f[0]);
+        assertEquals(7, f[1]);
+        assertNull(PageFaults.parse("garbage"));
+    }
+
+    @Test
+    void summaryLineNamesMajorFaultsOnlyWhenThereAreAny() {
+        assertTrue(new WindowActivity(0, 0, 0, 0, 0, 0, 0, faults(5, 3), List.of()).summaryLine()
+                .endsWith(" (0.00 ms), 3 major page faults" + System.lineSeparator()));
+        assertTrue(new WindowActivity(0, 0, 0, 0, 0, 0, 0, faults(5, 0), List.of()).summaryLine()
+                .endsWith(" (0.00 ms)" + System.lineSeparator()));
+        assertTrue(new WindowActivity(0, 0, 0, 0, 0, 0, 0, faults(5, 0), List.of()).quiet(), "minor faults alone are quiet");
+        assertFalse(new WindowActivity(0, 0, 0, 0, 0, 0, 0, faults(5, 1), List.of()).quiet(), "a read from a file is not");
+    }
+
+    @Test
     void summaryLineCountsEachKind() {
-        WindowActivity a = new WindowActivity(2, 1, 0, 0, 0, 1, 50_000, List.of());
+        WindowActivity a = new WindowActivity(2, 1, 0, 0, 0, 1, 50_000, faults(12, 0), List.of());
         assertEquals(" JVM during the measured window: 2 JIT compilations (1 OSR), 0 deoptimizations, 0 GCs (0.00 ms),"
                 + " 1 safepoint (0.05 ms)" + System.lineSeparator(), a.summaryLine());
-        assertTrue(new WindowActivity(0, 0, 0, 0, 0, 0, 0, List.of()).quiet());
+        assertTrue(new WindowActivity(0, 0, 0, 0, 0, 0, 0, faults(0, 0), List.of()).quiet());
         assertEquals(3, a.plus(a).safepoints() + 1);
     }
 

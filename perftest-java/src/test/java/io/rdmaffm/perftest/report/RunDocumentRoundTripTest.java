@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.report;
 
+import io.rdmaffm.perftest.jvm.ProcessActivity;
 import io.rdmaffm.perftest.jvm.WindowActivity;
 import io.rdmaffm.perftest.report.model.Row;
 import io.rdmaffm.perftest.report.model.RunDocument;
@@ -49,7 +50,9 @@ class RunDocumentRoundTripTest {
         }
         TimeSeries series = TimeSeries.latency(tposted, tposted.length, 2);
         LatencyResult res = LatencyArithmetic.iterations(tposted, tposted.length, Tool.SEND_LAT.verb(), 1000.0);
-        WindowActivity busy = new WindowActivity(2, 1, 1, 0, 0, 1, 40_000, List.of("compiled a.B.c (c2, OSR)"));
+        WindowActivity busy = new WindowActivity(2, 1, 1, 0, 0, 1, 40_000,
+                new ProcessActivity(310, 2, 9_000_000, 250_000, 1_500_000, "C2 CompilerThre 1.500 ms"),
+                List.of("compiled a.B.c (c2, OSR)"));
         String json = JsonReport.latency(banner(Tool.SEND_LAT), Map.of("tool", "ib_send_lat"),
                 List.of(new LatencyRow(2, 1000, res)), List.of(new RowExtras(0, series, h)),
                 new JsonReport.Provenance(ENV, DEV, List.of(busy), new JsonReport.WarmupFacts(3, 4.25, true)));
@@ -68,6 +71,13 @@ class RunDocumentRoundTripTest {
         Row row = doc.rows().get(0);
         assertEquals(2, row.window().compilations());
         assertEquals(1, row.window().deoptimizations());
+        assertEquals(310, row.window().minorFaults());
+        assertEquals(2, row.window().majorFaults());
+        assertEquals(0.25, row.window().loopRunqueueMs(), 1e-9);
+        assertEquals(1.5, row.window().otherThreadsCpuMs(), 1e-9);
+        assertEquals("the measuring thread waited 0.25 ms for its CPU; the JVM's other threads ran 1.50 ms",
+                row.window().cpuSummary());
+        assertTrue(row.window().summary().endsWith(", 2 major page faults"), row.window().summary());
         assertEquals(2, doc.measuredWindow().compilations(), "the document's total is the sum of its windows");
         Row.Latency lat = (Row.Latency) row;
         Histogram back = lat.histogram().decode();
@@ -105,11 +115,13 @@ class RunDocumentRoundTripTest {
         extras.add(new RowExtras(0, s, null));
         extras.add(null);
         String json = JsonReport.bandwidth(banner(Tool.WRITE_BW), Map.of("tool", "ib_write_bw"), BwUnit.MB_PER_SEC,
-                rows, extras, new JsonReport.Provenance(ENV, DEV, List.of(new WindowActivity(0, 0, 0, 0, 0, 0, 0,
+                rows, extras, new JsonReport.Provenance(ENV, DEV, List.of(new WindowActivity(0, 0, 0, 0, 0, 0, 0, ProcessActivity.UNKNOWN,
                         List.of())), null));
         RunDocument doc = RunReader.parse(json, "bw.json");
         assertEquals(s.values().length, doc.rows().get(0).timeSeries().values().size());
         assertNull(doc.rows().get(1).timeSeries(), "a row this side did not measure has no series");
         assertTrue(doc.measuredWindow().compilations() == 0 && doc.rows().get(0).window() != null);
+        assertEquals(-1, doc.rows().get(0).window().majorFaults(), "not known is written as null and read back");
+        assertNull(doc.rows().get(0).window().cpuSummary());
     }
 }

@@ -114,6 +114,9 @@ public final class Provenance {
         MeasuredWindow all = run.measuredWindow();
         if (all != null) {
             lines.add((all.quiet() ? "quiet: " : "") + all.summary());
+            if (all.cpuSummary() != null) {
+                lines.add(all.cpuSummary());
+            }
             lines.addAll(all.details());
         }
         for (Row r : run.rows()) {
