@@ -37,8 +37,9 @@ public final class Warmup {
     /**
      * Invocations in a first round: past the JIT's thresholds for compiling a loop method as a whole. Tiered C2
      * asks for 600 invocations with enough loop iterations; bin/rdma-perftest scales the thresholds of this
-     * project's methods to a tenth (a round trip on a QP connected to itself took 1.4 ms on the emulated CPU of
-     * the CI machine: 20,000 of them outlasted the warm-up's limit), so 60 do, and 250 leave a margin.
+     * project's methods to a fiftieth (a round trip on a QP connected to itself took 1.4 ms on the emulated CPU of
+     * the CI machine: 20,000 of them outlasted the warm-up's limit), so 12 do, and 250 leave a margin for the
+     * helpers a loop calls once per completion (100 invocations for C2 at that scale).
      */
     static final int MIN_INVOCATIONS = 250;
 

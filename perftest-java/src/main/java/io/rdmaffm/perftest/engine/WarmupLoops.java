@@ -129,7 +129,7 @@ final class WarmupLoops implements AutoCloseable {
         side.prepareSends(op, LoopSpecs.wireSize(p, size));
     }
 
-    /** Calls of {@link #exerciseClock}: past C2's threshold for the clock's own method at a tenth of the scale. */
+    /** Calls of {@link #exerciseClock}: past C2's threshold for the clock's own method at the launcher's scale. */
     static final int CLOCK_CALLS = 1_000;
 
     /**

@@ -14,8 +14,12 @@ import java.nio.charset.StandardCharsets;
 final class ProcBytes {
     /** Parser calls per {@link #exercise}: past the thresholds at which C1 and then C2 compile a method whole. */
     static final int PARSER_CALLS = 2_000;
-    /** Re-readings per {@link #exercise}: each reads every thread's file, past C1's threshold (200 calls). */
-    static final int READINGS = 15;
+    /**
+     * Re-readings per {@link #exercise}: each reads every thread's file once. With 15 (about 300 reads), C1 still
+     * compiled the per-thread read inside one window in eight (tiered compilation delays tier 3 while C2 is
+     * busy, as it is before the warm-up); 40 puts them well past it.
+     */
+    static final int READINGS = 40;
     private static final byte[] SAMPLE = ("4242 (C2 CompilerThre) S 4200 4200 4100 0 -1 1077936192 2130 0 7 0 517 83"
             + " 0 0 20 0 21 0 5578385 3133440 412\n").getBytes(StandardCharsets.US_ASCII);
     /** Where {@link #exercise} leaves its results, so that the JIT cannot drop the calls. */
