@@ -125,27 +125,13 @@ public final class CompilerThreads {
 
     /** utime + stime: fields 14 and 15 of proc(5)'s stat, counted after the parenthesized name. */
     static long ticks(byte[] stat, int length) {
-        int at = length - 1;
-        while (at > 0 && stat[at] != ')') {
-            at--;
+        int from = ProcBytes.afterName(stat, length);
+        if (from < 0) {
+            return 0;
         }
-        at += 2; // the state field
-        for (int field = 1; field < 12; field++) {
-            while (at < length && stat[at] != ' ') {
-                at++;
-            }
-            at++;
-        }
-        long utime = 0;
-        while (at < length && stat[at] != ' ') {
-            utime = utime * 10 + (stat[at++] - '0');
-        }
-        at++;
-        long stime = 0;
-        while (at < length && stat[at] >= '0' && stat[at] <= '9') {
-            stime = stime * 10 + (stat[at++] - '0');
-        }
-        return utime + stime;
+        // After ')': state is field 3 of proc(5), utime 14 and stime 15.
+        return Math.max(0, ProcBytes.field(stat, length, from + 1, 11))
+                + Math.max(0, ProcBytes.field(stat, length, from + 1, 12));
     }
 
     /** {@link #ticks(byte[], int)} of a stat line given as text (tests). */

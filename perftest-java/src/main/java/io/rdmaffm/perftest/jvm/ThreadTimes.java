@@ -29,12 +29,7 @@ final class ThreadTimes implements AutoCloseable {
     /** One reading: every watched thread's run and wait nanoseconds (-1 where a thread could not be read). */
     record Snapshot(long self, long[] tids, long[] run, long[] waited) {
         int indexOf(long tid) {
-            for (int i = 0; i < tids.length; i++) {
-                if (tids[i] == tid) {
-                    return i;
-                }
-            }
-            return -1;
+            return ThreadTimes.indexOf(tids, tid);
         }
     }
 
@@ -72,7 +67,7 @@ final class ThreadTimes implements AutoCloseable {
      * last (at its start), so that the reading's own time falls outside its figures; null if it is not watched.
      */
     Snapshot take(boolean selfFirst) {
-        int me = indexOf(self);
+        int me = indexOf(tids, self);
         if (me < 0) {
             return null;
         }
@@ -98,7 +93,7 @@ final class ThreadTimes implements AutoCloseable {
         waited[i] = m > 0 ? ProcBytes.field(buf, m, 0, 1) : -1;
     }
 
-    private int indexOf(long tid) {
+    private static int indexOf(long[] tids, long tid) {
         for (int i = 0; i < tids.length; i++) {
             if (tids[i] == tid) {
                 return i;
