@@ -13,7 +13,9 @@
 # rdmaffm.bench.startGate) while a C pair runs; then the Java client runs its window and another C pair follows at
 # once. Without the gate (BENCH_GATE=0) the C runs beside a Java run are half a minute (its start and warm-up)
 # away from its window, and the host's speed changes within seconds. The C/C noise is then each round's
-# before-run over its after-run.
+# before-run over its after-run. BENCH_FREEZE=1 (the default, with the gate): the waiting Java pair is stopped
+# (SIGSTOP) while the C pair before its window runs, and continued after it, so that C run has the guest to itself
+# as the C run after has.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=../common.sh
@@ -29,6 +31,7 @@ JAVA="$ROOT/bin/rdma-perftest"
 gate="${BENCH_GATE:-1}"
 # Seconds between a pair's end and the next pair's measured window in a gated round (BENCH_GAP).
 gap="${BENCH_GAP:-2}"
+freeze="${BENCH_FREEZE:-1}"
 java_bin="${JAVA_HOME:?}/bin/java"
 mkdir -p "$outdir"
 # Both implementations get every CPU of the VM (the VM runner keeps commands on CPU 0 by default); then server
@@ -128,9 +131,13 @@ run_gated() {
 	while [[ ! -e "$gatep.waiting" ]] && kill -0 "$cpid" 2> /dev/null; do
 		sleep 0.2
 	done
+	# Two idle JVMs (their periodic threads, the flight recorder, the gate's polling) woke on the vCPUs the C
+	# processes spin on: with them running, the C run before had p99 and p99.9 1.5-3.5 times the C run after.
+	[[ "$freeze" == 1 ]] && signal_java_pair STOP
 	sleep "$gap"
 	measure C "$tool" "$@"
 	CB="$ROW"
+	[[ "$freeze" == 1 ]] && signal_java_pair CONT
 	# A C pair's exit leaves the kernel work to do (its QPs, CQs and MRs torn down, deferred frees): that lands in
 	# whatever runs next unless the next run waits for it, as each of the pair's C runs does for the other's.
 	sleep "$gap"
@@ -147,6 +154,12 @@ run_gated() {
 	CA="$ROW"
 	ROW="$jrow"
 	JIT="$jjit"
+}
+
+# Sends SIG$1 to every process of the gated Java pair (the wrappers, the launchers and the JVMs: each has its run
+# JSON's path on its command line).
+signal_java_pair() {
+	pkill -"$1" -f "out_json_file $outdir/(server|client)[.]json" || true
 }
 
 measure() {

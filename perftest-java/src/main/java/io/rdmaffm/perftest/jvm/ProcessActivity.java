@@ -1,5 +1,11 @@
 package io.rdmaffm.perftest.jvm;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
 /**
  * What the operating system did to the process during one measured window; -1 (or "") where it is not known.
  *
@@ -14,6 +20,9 @@ package io.rdmaffm.perftest.jvm;
 public record ProcessActivity(long minorFaults, long majorFaults, long loopRunNanos, long loopWaitNanos,
                               long otherThreadsNanos, String otherThreads) {
 
+    /** Other threads named in {@link #otherThreads()}: the busiest few. */
+    static final int NAMED_THREADS = 4;
+
     /** Nothing known. */
     public static final ProcessActivity UNKNOWN = new ProcessActivity(-1, -1, -1, -1, -1, "");
 
@@ -21,10 +30,12 @@ public record ProcessActivity(long minorFaults, long majorFaults, long loopRunNa
         otherThreads = otherThreads == null ? "" : otherThreads;
     }
 
-    /** The sum over several windows (unknown where either is). */
+    /**
+     * The sum over several windows (unknown where either is); the busiest other threads of both, their times added
+     * by name (an -a sweep's total names the few busiest of all its windows, not every window's).
+     */
     public ProcessActivity plus(ProcessActivity o) {
-        String names = otherThreads.isEmpty() ? o.otherThreads
-                : o.otherThreads.isEmpty() ? otherThreads : otherThreads + "; " + o.otherThreads;
+        String names = mergeNamed(otherThreads, o.otherThreads);
         return new ProcessActivity(sum(minorFaults, o.minorFaults), sum(majorFaults, o.majorFaults),
                 sum(loopRunNanos, o.loopRunNanos), sum(loopWaitNanos, o.loopWaitNanos),
                 sum(otherThreadsNanos, o.otherThreadsNanos), names);
@@ -32,5 +43,38 @@ public record ProcessActivity(long minorFaults, long majorFaults, long loopRunNa
 
     private static long sum(long a, long b) {
         return a < 0 || b < 0 ? -1 : a + b;
+    }
+
+    /** Two "name 1.200 ms; name 0.040 ms" lists as one, times added by name, the busiest first. */
+    static String mergeNamed(String a, String b) {
+        if (a.isEmpty() || b.isEmpty()) {
+            return a.isEmpty() ? b : a;
+        }
+        Map<String, Double> ms = new LinkedHashMap<>();
+        for (String list : new String[] {a, b}) {
+            for (String entry : list.split("; ")) {
+                int unit = entry.lastIndexOf(" ms");
+                int space = unit < 0 ? -1 : entry.lastIndexOf(' ', unit - 1);
+                if (space < 0) {
+                    ms.merge(entry, 0.0, Double::sum);
+                    continue;
+                }
+                double v;
+                try {
+                    v = Double.parseDouble(entry.substring(space + 1, unit));
+                } catch (NumberFormatException e) {
+                    v = 0;
+                }
+                ms.merge(entry.substring(0, space), v, Double::sum);
+            }
+        }
+        List<Map.Entry<String, Double>> busiest = new ArrayList<>(ms.entrySet());
+        busiest.sort((x, y) -> Double.compare(y.getValue(), x.getValue()));
+        StringBuilder named = new StringBuilder();
+        for (int k = 0; k < Math.min(NAMED_THREADS, busiest.size()); k++) {
+            named.append(k == 0 ? "" : "; ").append(busiest.get(k).getKey())
+                    .append(String.format(Locale.ROOT, " %.3f ms", busiest.get(k).getValue()));
+        }
+        return named.toString();
     }
 }

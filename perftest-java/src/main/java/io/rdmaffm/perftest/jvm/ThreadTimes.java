@@ -18,9 +18,6 @@ import java.util.Locale;
  * not counted.
  */
 final class ThreadTimes implements AutoCloseable {
-    /** Other threads named in {@link ProcessActivity#otherThreads()}: the busiest few. */
-    private static final int NAMED = 4;
-
     private final byte[] buf = new byte[256];
     private long self = -1;
     private long[] tids = new long[0];
@@ -131,7 +128,7 @@ final class ThreadTimes implements AutoCloseable {
             others += ran[i];
         }
         StringBuilder named = new StringBuilder();
-        for (int k = 0; k < NAMED; k++) {
+        for (int k = 0; k < ProcessActivity.NAMED_THREADS; k++) {
             int top = -1;
             for (int i = 0; i < ran.length; i++) {
                 if (ran[i] > 0 && (top < 0 || ran[i] > ran[top])) {
