@@ -188,6 +188,10 @@ median() {
 	sort -g | awk '{a[NR]=$1} END {if (NR==0) {print "n/a"; exit} if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'
 }
 
+# awk: b over the mean of its neighbours l and r; over the one there is when the other gave no usable row (C's
+# clock calibration fails now and then under emulation), nothing when neither did.
+over_neighbours='BEGIN {n = (l != "") + (r != ""); m = n ? (l + r) / n : 0; if (b != "" && m > 0) printf "%.3f\n", b / m}'
+
 # neighbour_ratio COL NUMERATOR FIRST: median over i = FIRST..rounds-1 of column COL of NUMERATOR[i] divided by
 # the mean of the C runs either side of it (A[i-FIRST] and A[i+1]). NUMERATOR B, FIRST 0: Java/C; NUMERATOR A,
 # FIRST 1: the C/C noise of the same boot.
@@ -196,7 +200,7 @@ neighbour_ratio() {
 	local -n num="$2"
 	for ((i = first; i < rounds; i++)); do
 		awk -v b="$(cut -d' ' -f"$col" <<< "${num[i]}")" -v l="$(cut -d' ' -f"$col" <<< "${A[i-first]}")" \
-			-v r="$(cut -d' ' -f"$col" <<< "${A[i+1]}")" 'BEGIN {if (b != "" && l+r > 0) printf "%.3f\n", b/((l+r)/2)}'
+			-v r="$(cut -d' ' -f"$col" <<< "${A[i+1]}")" "$over_neighbours"
 	done | median
 }
 
@@ -205,7 +209,7 @@ gated_ratio() {
 	local col="$1" i
 	for ((i = 0; i < rounds; i++)); do
 		awk -v b="$(cut -d' ' -f"$col" <<< "${B[i]}")" -v l="$(cut -d' ' -f"$col" <<< "${A[2 * i]}")" \
-			-v r="$(cut -d' ' -f"$col" <<< "${A[2 * i + 1]}")" 'BEGIN {if (b != "" && l+r > 0) printf "%.3f\n", b/((l+r)/2)}'
+			-v r="$(cut -d' ' -f"$col" <<< "${A[2 * i + 1]}")" "$over_neighbours"
 	done | median
 }
 
