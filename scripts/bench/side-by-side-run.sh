@@ -132,7 +132,7 @@ run_gated() {
 		sleep 0.2
 	done
 	# Two idle JVMs (their periodic threads, the flight recorder, the gate's polling) woke on the vCPUs the C
-	# processes spin on: with them running, the C run before had p99 and p99.9 1.5-3.5 times the C run after.
+	# processes spin on: with them running, the C run before had p99 and p99.9 1.5-5.6 times the C run after.
 	[[ "$freeze" == 1 ]] && signal_java_pair STOP
 	sleep "$gap"
 	measure C "$tool" "$@"
