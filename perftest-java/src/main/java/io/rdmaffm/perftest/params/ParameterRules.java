@@ -64,7 +64,7 @@ public final class ParameterRules {
                 mtu, qpTimeout, orDefault(o.serviceLevel, 0));
         RunParameters.Workload workload = new RunParameters.Workload(size, o.all, iterations, duration[0],
                 duration[1], qps, bidirectional, tx, rx, cqMod, postList, inline, outs, o.events, cas, o.noPeak);
-        return new RunParameters(tool, o.server == null ? Role.SERVER : Role.CLIENT, endpoint, workload, output(o),
+        return new RunParameters(tool, o.server == null ? Role.SERVER : Role.CLIENT, endpoint, workload, output(tool, o),
                 limits(o));
     }
 
@@ -195,7 +195,9 @@ public final class ParameterRules {
         return v.equals("CMP_AND_SWAP");
     }
 
-    private static RunParameters.Output output(ToolOptions o) {
+    private static RunParameters.Output output(Tool tool, ToolOptions o) {
+        // perftest refuses it too (" is Available only on Latency tests"): a bandwidth run keeps no samples.
+        require(!o.unsorted || !tool.bandwidth(), "-U (--report-unsorted) is available only on latency tests");
         Path json = o.outJson || o.outJsonFile != null
                 ? o.outJsonFile == null ? Path.of("perftest_out.json") : o.outJsonFile : null;
         return new RunParameters.Output(o.reportGbits ? BwUnit.GB_PER_SEC : BwUnit.MB_PER_SEC, json, o.hgrm,

@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.report;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
@@ -28,6 +29,43 @@ public final class CFormat {
             s = "-" + s;
         }
         return s;
+    }
+
+    /**
+     * {@code %g}: six significant digits of the exact binary value (ties to even), in {@code %f} form when the
+     * exponent is -4 to 5 and {@code %e} form otherwise, trailing zeros and a bare point removed.
+     */
+    public static String general(double v) {
+        boolean negative = (Double.doubleToRawLongBits(v) & Long.MIN_VALUE) != 0;
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return fixed(v, 0);
+        }
+        String sign = negative ? "-" : "";
+        if (v == 0) {
+            return sign + "0";
+        }
+        BigDecimal rounded = new BigDecimal(Math.abs(v)).round(new MathContext(6, RoundingMode.HALF_EVEN));
+        int exponent = rounded.precision() - rounded.scale() - 1;
+        if (exponent >= -4 && exponent < 6) {
+            return sign + withoutTrailingZeros(rounded.setScale(5 - exponent, RoundingMode.HALF_EVEN).toPlainString());
+        }
+        String mantissa = withoutTrailingZeros(rounded.movePointLeft(exponent).setScale(5, RoundingMode.HALF_EVEN)
+                .toPlainString());
+        return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + zeroPadded(Math.abs(exponent), 2);
+    }
+
+    private static String withoutTrailingZeros(String decimal) {
+        if (decimal.indexOf('.') < 0) {
+            return decimal;
+        }
+        int end = decimal.length();
+        while (decimal.charAt(end - 1) == '0') {
+            end--;
+        }
+        if (decimal.charAt(end - 1) == '.') {
+            end--;
+        }
+        return decimal.substring(0, end);
     }
 
     /** {@code %-W.Nf}: {@link #fixed} padded on the right to {@code width}. */

@@ -188,6 +188,20 @@ public final class PerftestFormat {
                 + "\t\t   " + CFormat.fixedLeft(r.msgRate(), 7, 6) + "\n";
     }
 
+    /**
+     * What {@code -U} prints before a latency row: every round trip of {@code iters} post stamps (ns), unsorted,
+     * numbered from 1 in {@code %g}, then the result line and the table header again, as perftest does.
+     */
+    public static String unsortedSamples(long[] tposted, int iters, int rttFactor) {
+        StringBuilder b = new StringBuilder(32 * iters).append("#, usec\n");
+        double nanosPerUnit = 1000.0 * rttFactor;
+        for (int i = 0; i < iters - 1; i++) {
+            b.append(i + 1).append(", ").append(CFormat.general((tposted[i + 1] - tposted[i]) / nanosPerUnit))
+                    .append('\n');
+        }
+        return b.append(RESULT_LINE).append(LAT_HEADER).toString();
+    }
+
     /** One latency row (iteration mode); note the TABs perftest's format string contains. */
     public static String latencyRow(long size, long iters, LatencyResult r) {
         return " " + CFormat.unsignedLeft(size, 7) + " " + Long.toUnsignedString(iters) + "          "

@@ -125,10 +125,7 @@ public final class RunReporter {
         LatencyResult res = LatencyArithmetic.iterations(tposted, iters, verb, 1000.0);
         latRows.add(new LatencyRow(size, iters, res));
         if (latency.printUnsorted()) {
-            print("#, usec\n");
-            for (int i = 0; i < iters - 1; i++) {
-                print(i + ", " + ((tposted[i + 1] - tposted[i]) / 1000.0 / verb.latencyRttFactor()) + "\n");
-            }
+            print(PerftestFormat.unsortedSamples(tposted, iters, verb.latencyRttFactor()));
         }
         print(PerftestFormat.latencyRow(size, iters, res));
         if (histogram == null) {

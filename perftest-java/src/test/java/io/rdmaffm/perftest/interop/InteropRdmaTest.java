@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.interop;
 
+import io.rdmaffm.perftest.report.CFormat;
 import io.rdmaffm.perftest.report.PerftestOutputParser;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,6 +44,7 @@ class InteropRdmaTest {
             {"ib_send_lat", "-n", "300"},
             {"ib_send_lat", "-n", "200", "-s", "65536"},
             {"ib_send_lat", "-n", "300", "-c", "UD"},
+            {"ib_send_lat", "-n", "50", "-U"},
             {"ib_atomic_bw", "-n", "300"},
             {"ib_atomic_bw", "-n", "200", "-A", "CMP_AND_SWAP", "-q", "2"},
             {"ib_atomic_lat", "-n", "300"},
@@ -194,7 +196,37 @@ class InteropRdmaTest {
                 }
             }
             assertFalse(pc.latRows().isEmpty(), "the client printed latency rows" + both);
+            if (List.of(run).contains("-U")) {
+                // send_lat: both sides print every sample; Java's list must have C's shape, line for line.
+                String cShape = unsortedShape(javaIsClient ? sv.output() : cl.output());
+                assertEquals(cShape, unsortedShape(javaIsClient ? cl.output() : sv.output()),
+                        "-U samples as C prints them" + both);
+                assertTrue(cShape.startsWith(Integer.parseInt(run[2]) - 1 + " samples"), cShape + both);
+            }
         }
+    }
+
+    /**
+     * What {@code -U} printed: the sample count, each sample numbered from 1 in {@code %g} form (checked here
+     * by re-formatting its value), and the two lines after the list.
+     */
+    static String unsortedShape(String output) {
+        String[] lines = output.split("\n", -1);
+        int at = List.of(lines).indexOf("#, usec");
+        if (at < 0) {
+            return "no #, usec line";
+        }
+        int n = 0;
+        while (at + 1 + n < lines.length && lines[at + 1 + n].matches("\\d+, \\S+")) {
+            String[] f = lines[at + 1 + n].split(", ");
+            if (Integer.parseInt(f[0]) != n + 1 || !f[1].equals(CFormat.general(Double.parseDouble(f[1])))) {
+                return "sample line " + (n + 1) + " reads \"" + lines[at + 1 + n] + "\"";
+            }
+            n++;
+        }
+        int after = at + 1 + n;
+        return n + " samples, then \"" + (after < lines.length ? lines[after] : "") + "\" and \""
+                + (after + 1 < lines.length ? lines[after + 1] : "") + "\"";
     }
 
     /**

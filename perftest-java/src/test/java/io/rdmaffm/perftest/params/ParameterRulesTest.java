@@ -79,6 +79,8 @@ class ParameterRulesTest {
     void rulesOnlyTheValidatorKnows() {
         assertRefused("-f/--margin needs -D", Tool.WRITE_BW, new ToolOptions().margin(1));
         assertRefused("Multiple QPs only available on bw tests", Tool.SEND_LAT, new ToolOptions().qps(2));
+        assertRefused("-U (--report-unsorted) is available only on latency tests", Tool.WRITE_BW,
+                new ToolOptions().unsorted(true));
         assertRefused("CQ moderation (-Q) must be 1..1024", Tool.WRITE_BW, new ToolOptions().cqModeration(0));
         assertRefused("post list (-l) must be 1..tx depth (8)", Tool.WRITE_BW,
                 new ToolOptions().txDepth(8).postList(16));

@@ -32,6 +32,44 @@ class FormatTest {
     }
 
     @Test
+    void generalFormMatchesGlibcPercentG() {
+        // Each expected string is what glibc's printf("%g") printed for the same double.
+        assertEquals("0", CFormat.general(0.0));
+        assertEquals("-0", CFormat.general(-0.0));
+        assertEquals("3085.07", CFormat.general(3085.07412));
+        assertEquals("83.4783", CFormat.general(83.47831));
+        assertEquals("12", CFormat.general(12.0));
+        assertEquals("12.5", CFormat.general(12.5));
+        assertEquals("0.5", CFormat.general(0.5));
+        assertEquals("100000", CFormat.general(100000.0));
+        assertEquals("1e+06", CFormat.general(999999.5));
+        assertEquals("999994", CFormat.general(999994.5)); // exact tie -> even
+        assertEquals("1.23457e+06", CFormat.general(1234567.0));
+        assertEquals("0.000123457", CFormat.general(0.0001234567));
+        assertEquals("1.23457e-05", CFormat.general(0.00001234567));
+        assertEquals("1e-300", CFormat.general(1e-300));
+        assertEquals("1.23457e+11", CFormat.general(123456789012.0));
+        assertEquals("-3.25", CFormat.general(-3.25));
+        assertEquals("10", CFormat.general(9.9999995));
+        assertEquals("0.0001", CFormat.general(0.000099999995));
+        assertEquals("0.333333", CFormat.general(1.0 / 3));
+        assertEquals("666.667", CFormat.general(2.0 / 3 * 1000));
+        assertEquals("-inf", CFormat.general(Double.NEGATIVE_INFINITY));
+        assertEquals("nan", CFormat.general(Double.NaN));
+    }
+
+    @Test
+    void unsortedSamplesAreNumberedFromOneThenTheHeaderAgain() {
+        // As Debian's ib_send_lat -U prints: "#, usec", "1, 3085.07", ..., the result line, the header (glibc
+        // printed 3085.07, 83.478, 24.5015 and 6170.15 for these quotients).
+        long[] tposted = {0, 6_170_150, 6_337_106, 6_386_109};
+        assertEquals("#, usec\n1, 3085.07\n2, 83.478\n3, 24.5015\n" + PerftestFormat.RESULT_LINE
+                + PerftestFormat.LAT_HEADER, PerftestFormat.unsortedSamples(tposted, 4, 2));
+        assertEquals("#, usec\n1, 6170.15\n" + PerftestFormat.RESULT_LINE + PerftestFormat.LAT_HEADER,
+                PerftestFormat.unsortedSamples(tposted, 2, 1));
+    }
+
+    @Test
     void alternateHexHasNoPrefixForZero() {
         assertEquals("0000", CFormat.altHex(0, 4));
         assertEquals("0x12", CFormat.altHex(0x12, 4));
