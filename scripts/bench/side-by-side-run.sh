@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The part of bench-side-by-side.sh that runs where the RDMA device is.
-# Args: ROUNDS OUTDIR [ROWS] — ROWS: words among listen, steady, steady-lat, steady-bw, default, default-lat,
-# default-bw, or all (the default). TOOLS (optional): the tools to run, e.g. "ib_send_lat ib_send_bw"; all if empty.
+# Args: ROUNDS OUTDIR [ROWS] — ROWS: words among listen, steady, steady-lat, steady-bw, steady-bw-2,
+# steady-bw-64k, default, default-lat, default-bw, or all (the default). TOOLS (optional): the tools to run, e.g.
+# "ib_send_lat ib_send_bw"; all if empty.
 #
 # For each row, A B A B ... A: A is Debian's C perftest, B perftest-java, each run a fresh server+client pair in
 # loopback. Each B is divided by the mean of the two A runs beside it, and the median over the rounds is printed;
@@ -371,9 +372,16 @@ startup() {
 	} > "$listen_table"
 }
 
-# ROWS words: listen, steady (= steady-lat steady-bw), default (= default-lat default-bw), all.
+# ROWS words: listen, steady (= steady-lat steady-bw), steady-bw (= steady-bw-2 steady-bw-64k), default
+# (= default-lat default-bw), all: a word selects the rows named by it and by every name that starts with it and
+# a dash.
 wants() {
-	[[ "$rows" == all || " $rows " == *" $1 "* || " $rows " == *" ${1%-*} "* ]]
+	local w
+	[[ "$rows" == all ]] && return 0
+	for w in $rows; do
+		[[ "$1" == "$w" || "$1" == "$w"-* ]] && return 0
+	done
+	return 1
 }
 
 {
@@ -387,9 +395,11 @@ if wants steady-lat; then
 	for t in ib_send_lat ib_write_lat ib_read_lat; do bench lat "$t" -s 2 -n 100000; done
 	bench lat ib_atomic_lat -n 100000
 fi
-if wants steady-bw; then
+if wants steady-bw-2; then
 	for t in ib_write_bw ib_send_bw ib_read_bw; do bench bw "$t" -s 2 -D 8; done
 	bench bw ib_atomic_bw -D 8
+fi
+if wants steady-bw-64k; then
 	for t in ib_write_bw ib_send_bw ib_read_bw; do bench bw "$t" -s 65536 -D 8; done
 fi
 if wants default-lat; then
