@@ -14,7 +14,7 @@
 # lengths). Each Java run's JVM activity in the measured window (from its JSON) is listed with its row.
 #
 # usage: [BENCH_ROWS="listen steady default"] [BENCH_TOOLS="ib_send_lat ..."] scripts/bench-side-by-side.sh [ROUNDS]
-#        [BENCH_GATE=0] [BENCH_FREEZE=0] (default 5 rounds; all rows take about 2 hours under TCG)
+#        [BENCH_GATE=0] [BENCH_FREEZE=0] [BENCH_C_ALONE=1] (default 5 rounds; all rows take about 2 hours under TCG)
 set -euo pipefail
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"

@@ -33,6 +33,9 @@ gate="${BENCH_GATE:-1}"
 # Seconds between a pair's end and the next pair's measured window in a gated round (BENCH_GAP).
 gap="${BENCH_GAP:-2}"
 freeze="${BENCH_FREEZE:-1}"
+# BENCH_C_ALONE=1: each gated round starts with one more C pair, before the Java pair exists, to tell whether the
+# stopped Java pair (its JVMs, QPs and registered memory) slows the C run before its window.
+c_alone="${BENCH_C_ALONE:-0}"
 java_bin="${JAVA_HOME:?}/bin/java"
 mkdir -p "$outdir"
 # Both implementations get every CPU of the VM (the VM runner keeps commands on CPU 0 by default); then server
@@ -118,6 +121,12 @@ print(w.get("compilations", "?"), w.get("deoptimizations", "?"), w.get("gcs", "?
 run_gated() {
 	local tool="$1" gatep="$outdir/gate" spid cpid jrow jjit
 	shift
+	CL=""
+	if [[ "$c_alone" == 1 ]]; then
+		measure C "$tool" "$@"
+		CL="$ROW"
+		sleep "$gap"
+	fi
 	rm -f "$gatep.waiting" "$gatep.go" "$outdir/client.json"
 	next_port
 	rm -f "$outdir/server.json"
@@ -281,6 +290,7 @@ bench() {
 			B[i]="$(metrics "$kind" "$ROW")"
 			A[2 * i + 1]="$(metrics "$kind" "$CA")"
 			jit_all+="${JIT:-?} / "
+			[[ -n "$CL" ]] && echo "bench: $label C alone, before the Java pair started: $(metrics "$kind" "$CL")" >&2
 			echo "bench: $label C before: ${A[2 * i]:-none}; Java: ${B[i]:-none} (window: compilations deopts gcs majflt = ${JIT:-?}); C after: ${A[2 * i + 1]:-none}" >&2
 		done
 	fi
