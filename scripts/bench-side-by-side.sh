@@ -41,7 +41,12 @@ host_speed() {
 	"$ROOT/target/bench/hostspeed" 10 | sed 's/^/bench:   /'
 }
 host_speed before
+# The VM's guest gets a fixed environment, so the settings travel on the command line.
+settings=()
+for v in BENCH_GATE BENCH_FREEZE BENCH_GAP BENCH_C_ALONE; do
+	[[ -n "${!v:-}" ]] && settings+=("$v=${!v}")
+done
 status=0
-"$SCRIPT_DIR/rdma-env.sh" --timeout 10800 -- bash "$SCRIPT_DIR/bench/side-by-side-run.sh" "${1:-5}" "$ROOT/target/bench" "${BENCH_ROWS:-all}" "${BENCH_TOOLS:-}" || status=$?
+"$SCRIPT_DIR/rdma-env.sh" --timeout 10800 -- env "${settings[@]}" bash "$SCRIPT_DIR/bench/side-by-side-run.sh" "${1:-5}" "$ROOT/target/bench" "${BENCH_ROWS:-all}" "${BENCH_TOOLS:-}" || status=$?
 host_speed after
 exit "$status"
