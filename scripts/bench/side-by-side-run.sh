@@ -195,7 +195,7 @@ metrics() {
 }
 
 median() {
-	sort -g | awk '{a[NR]=$1} END {if (NR==0) {print "n/a"; exit} if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'
+	sort -g | awk '{a[NR]=$1} END {if (NR==0) {print "n/a"; exit} if (NR%2) print a[(NR+1)/2]; else printf "%.4g\n", (a[NR/2]+a[NR/2+1])/2}'
 }
 
 # awk: b over the mean of its neighbours l and r; over the one there is when the other gave no usable row (C's
