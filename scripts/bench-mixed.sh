@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Mixed pairs (not a test): which side of a bandwidth run costs the rate. In one Soft-RoCE boot (or on this host's
+# RDMA device) the four pairs C/C, C/Java, Java/C and Java/Java (server, client) take turns at each size, -D 8;
+# the report gives each pair's runs, median and best, and the Java/C ratio of the client side and of the server
+# side. Ungated: each run is a fresh pair, so a ratio holds the host's fast and slow stretches in its runs.
+#
+# usage: [MIXED_TOOL=ib_read_bw] [MIXED_SIZES="65536 2"] scripts/bench-mixed.sh [ROUNDS]   (default 3 rounds)
+set -euo pipefail
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
+# shellcheck source=common.sh
+source "$SCRIPT_DIR/common.sh"
+find_jdk25
+ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" python3
+cd "$ROOT"
+mvn -B -ntp -q package -DskipTests
+tool="${MIXED_TOOL:-ib_read_bw}"
+out="$ROOT/target/mixed"
+rm -rf "$out"
+mkdir -p "$out"
+# The guest as bench-side-by-side.sh boots it: multi-threaded TCG, the TSC as the clock.
+export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
+export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+# shellcheck disable=SC2086 # the sizes are words
+"$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/mixed-run.sh" "$tool" "${1:-3}" "$out" \
+	${MIXED_SIZES:-65536 2}
+python3 "$SCRIPT_DIR/bench/mixed-report.py" "$out/rows"
