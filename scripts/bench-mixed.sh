@@ -10,17 +10,9 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 # shellcheck source=common.sh
 source "$SCRIPT_DIR/common.sh"
-find_jdk25
-ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" python3
-cd "$ROOT"
-mvn -B -ntp -q package -DskipTests
 tool="${MIXED_TOOL:-ib_read_bw}"
 out="$ROOT/target/mixed"
-rm -rf "$out"
-mkdir -p "$out"
-# The guest as bench-side-by-side.sh boots it: multi-threaded TCG, the TSC as the clock.
-export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
-export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+bench_vm_prepare "$out" python3
 # shellcheck disable=SC2086 # the sizes are words
 "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/mixed-run.sh" "$tool" "${1:-3}" "$out" \
 	${MIXED_SIZES:-65536 2}

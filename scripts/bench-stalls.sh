@@ -11,17 +11,9 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 # shellcheck source=common.sh
 source "$SCRIPT_DIR/common.sh"
-find_jdk25
-ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" python3
-cd "$ROOT"
-mvn -B -ntp -q package -DskipTests
 tool="${STALLS_TOOL:-ib_send_lat}"
 out="$ROOT/target/stalls"
-rm -rf "$out"
-mkdir -p "$out"
-# The guest as bench-side-by-side.sh boots it: multi-threaded TCG, the TSC as the clock.
-export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
-export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+bench_vm_prepare "$out" python3
 "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/stalls-run.sh" "$tool" "${1:-3}" \
 	"${STALLS_ITERS:-1000}" "$out"
 python3 "$SCRIPT_DIR/bench/stalls-report.py" "$tool" "$out"/*.out

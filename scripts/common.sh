@@ -106,6 +106,23 @@ build_initramfs() {
 	rm -rf "$stage"
 }
 
+# The start of a benchmark script that boots the Soft-RoCE VM (bench-stalls.sh, bench-mixed.sh): JDK 25, the
+# build and RDMA packages and any named, the build, an empty OUTDIR, and the guest as bench-side-by-side.sh boots
+# it (multi-threaded TCG, the TSC as the clock). Leaves the shell in the repository's root.
+# usage: bench_vm_prepare OUTDIR [PACKAGE...]
+bench_vm_prepare() {
+	local out="$1"
+	shift
+	find_jdk25
+	ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" "$@"
+	cd "$(dirname "${BASH_SOURCE[0]}")/.."
+	mvn -B -ntp -q package -DskipTests
+	rm -rf "$out"
+	mkdir -p "$out"
+	export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
+	export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+}
+
 # Waits until something listens on TCP port $1 (IPv4 or IPv6), at most $2 tenths of a second (default 300).
 wait_tcp_listening() {
 	local port_hex
