@@ -20,18 +20,11 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 # shellcheck source=common.sh
 source "$SCRIPT_DIR/common.sh"
-find_jdk25
-ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" "${VM_PACKAGES[@]}" python3
-cd "$ROOT"
-mvn -B -ntp -q package -DskipTests
 out="$ROOT/target/insns"
-rm -rf "$out"
-mkdir -p "$out"
+# As bench-side-by-side.sh: multi-threaded TCG, the TSC as the guest's clock; always the VM (the plugin is QEMU's).
+bench_vm_prepare "$out" "${VM_PACKAGES[@]}" python3
 gcc -O2 -shared -fPIC -fvisibility=hidden -Wall -Wextra -Werror -o "$out/libinsncount.so" "$SCRIPT_DIR/bench/insncount.c"
 gcc -O2 -static -Wall -Wextra -Werror -o "$out/insnmark" "$SCRIPT_DIR/bench/insnmark.c"
-# As bench-side-by-side.sh: multi-threaded TCG, the TSC as the guest's clock; always the VM (the plugin is QEMU's).
-export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
-export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
 export RXE_VM_PLUGIN="$out/libinsncount.so,out=$out/counts.txt,cpu=1"
 export RDMAFFM_RDMA_MODE=vm
 exec "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/insns-run.sh" \
