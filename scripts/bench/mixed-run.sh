@@ -12,21 +12,21 @@ shift 3
 dev="${RDMA_DEVICE:?}" ip="${RDMA_IP:?}" gid="${RDMA_GID_INDEX:-1}"
 [[ $(nproc --all) -gt 1 ]] && taskset -pc "0-$(($(nproc --all) - 1))" $$ > /dev/null
 port=23000
+# impl_cmd C|J -> CMD: that implementation's command for the tool.
 impl_cmd() {
-	if [[ $1 == C ]]; then echo "/usr/bin/$tool"; else echo "$ROOT/bin/rdma-perftest $tool"; fi
+	if [[ $1 == C ]]; then CMD=("/usr/bin/$tool"); else CMD=("$ROOT/bin/rdma-perftest" "$tool"); fi
 }
 for size in "$@"; do
 	for ((r = 1; r <= rounds; r++)); do
 		for pair in CC CJ JC JJ; do
 			port=$((port + 1))
 			log="$out/$size-$pair-$r"
-			# shellcheck disable=SC2046 # impl_cmd's words are the command
-			timeout 600 taskset -c 0 $(impl_cmd "${pair:0:1}") -d "$dev" -x "$gid" -p "$port" -s "$size" -D 8 \
-				> "$log.server" 2>&1 &
+			impl_cmd "${pair:0:1}"
+			timeout 600 taskset -c 0 "${CMD[@]}" -d "$dev" -x "$gid" -p "$port" -s "$size" -D 8 > "$log.server" 2>&1 &
 			spid=$!
 			wait_tcp_listening "$port" 1800 || { kill "$spid"; die "the $pair server did not listen"; }
-			# shellcheck disable=SC2046
-			timeout 600 taskset -c 1 $(impl_cmd "${pair:1:1}") -d "$dev" -x "$gid" -p "$port" -s "$size" -D 8 "$ip" \
+			impl_cmd "${pair:1:1}"
+			timeout 600 taskset -c 1 "${CMD[@]}" -d "$dev" -x "$gid" -p "$port" -s "$size" -D 8 "$ip" \
 				> "$log.client" 2>&1 || tail -3 "$log.client" >&2
 			wait "$spid" || true
 			echo "$size $pair $r $(awk '/#bytes/ {getline; print; exit}' "$log.client")" | tee -a "$out/rows"
