@@ -62,6 +62,11 @@ static struct {
 /* 0 before the start marker, 1 between the markers, 2 after the end marker. */
 static volatile int window;
 static uint64_t user_insns, kernel_insns, syscalls, user_blocks, kernel_blocks;
+/* Blocks translated in the window by the counted vCPU's thread: after warm-up a steady loop translates nothing,
+ * so a count here is code the emulator threw away and redid (e.g. after a write to a page it had translated).
+ * The translation callback does not name the vCPU; with one thread per vCPU, the last block a thread ran does. */
+static uint64_t user_translations, kernel_translations;
+static __thread int thread_cpu = -1;
 /* The counts at the end of each quarter second of the window (host time), and the host CPU it ended on. */
 #define QUARTERS 4096
 static struct {
@@ -78,9 +83,11 @@ static void write_counts(void)
 	FILE *f = fopen(out_path, "w");
 	if (!f)
 		return;
-	fprintf(f, "total user_insns %lu kernel_insns %lu syscalls %lu user_blocks %lu kernel_blocks %lu\n",
+	fprintf(f, "total user_insns %lu kernel_insns %lu syscalls %lu user_blocks %lu kernel_blocks %lu"
+		   " user_translations %lu kernel_translations %lu\n",
 		(unsigned long)user_insns, (unsigned long)kernel_insns, (unsigned long)syscalls,
-		(unsigned long)user_blocks, (unsigned long)kernel_blocks);
+		(unsigned long)user_blocks, (unsigned long)kernel_blocks, (unsigned long)user_translations,
+		(unsigned long)kernel_translations);
 	for (unsigned int q = 0; q < quarters; q++)
 		fprintf(f, "quarter %lu %lu %lu %d\n", (unsigned long)quarter[q].ms, (unsigned long)quarter[q].syscalls,
 			(unsigned long)quarter[q].insns, quarter[q].host_cpu);
@@ -124,10 +131,12 @@ static void note_quarter(void)
 static void block_ran(unsigned int cpu, void *data)
 {
 	struct block *b = data;
+	thread_cpu = (int)cpu;
 	if (b->marker) {
 		if (b->marker == 1 && window != 1) {
 			memset(table, 0, sizeof table);
 			user_insns = kernel_insns = syscalls = user_blocks = kernel_blocks = 0;
+			user_translations = kernel_translations = 0;
 			quarters = 0;
 			window_start_ns = now_ns();
 			next_quarter_ns = window_start_ns + 250000000ull;
@@ -167,6 +176,12 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		return;
 	b->vaddr = qemu_plugin_tb_vaddr(tb);
 	b->insns = (uint32_t)qemu_plugin_tb_n_insns(tb);
+	if (window == 1 && thread_cpu == (int)counted_cpu) {
+		if (b->vaddr >= 0x0000800000000000ull)
+			kernel_translations++;
+		else
+			user_translations++;
+	}
 	size_t total = 0;
 	for (size_t i = 0; i < b->insns; i++)
 		total += qemu_plugin_insn_size(qemu_plugin_tb_get_insn(tb, i));

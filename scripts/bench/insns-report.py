@@ -101,6 +101,9 @@ def main(out, run):
             by_method[method] += insns
     print(f'operations {ops}: user instructions per operation {int(head[2]) / ops:.0f}, '
           f'kernel {int(head[4]) / ops:.0f}')
+    if len(head) > 14:
+        print(f'blocks translated in the window by the client vCPU: user {head[12]}, kernel {head[14]} '
+              f'({(int(head[12]) + int(head[14])) / ops:.4f} per operation)')
     for lib, n in by_lib.most_common(8):
         if n / ops >= 1:
             print(f'by library: {n / ops:7.1f}  {lib}')
