@@ -19,8 +19,7 @@ if [[ -z "${BENCH_NO_BUILD:-}" ]]; then
 	ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}"
 	mvn -B -ntp -q package -DskipTests
 fi
-# As bench-side-by-side.sh: multi-threaded TCG (each process on its own CPU) and the TSC as clock.
-export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
-export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+# As bench-side-by-side.sh: multi-threaded TCG (each process on its own CPU), the TSC as clock, pinned vCPUs.
+bench_vm_settings
 exec "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/connect-run.sh" "${BENCH_ROUNDS:-5}" \
 	"${BENCH_ITERS:-10000}"

@@ -25,10 +25,9 @@ rm -f "$out/results.json"
 load() { echo "bench-jmh: host load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs ($1)"; }
 load before
 classpath="$ROOT/benchmarks/target/classes:$(cat "$ROOT/benchmarks/target/classpath.txt")"
-# As scripts/bench-side-by-side.sh: multi-threaded TCG, and the TSC as the guest's clock (not HPET).
+# As scripts/bench-side-by-side.sh: multi-threaded TCG, the TSC as the guest's clock (not HPET), pinned vCPUs.
 # The VM runs the command on one vCPU, so JMH and its forked JVMs never move between emulated CPUs.
-export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
-export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+bench_vm_settings
 # JMH_ARGS is split into words on purpose.
 # shellcheck disable=SC2086
 "$SCRIPT_DIR/rdma-env.sh" --timeout 2400 -- "$JAVA_HOME/bin/java" -cp "$classpath" org.openjdk.jmh.Main \

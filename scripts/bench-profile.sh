@@ -18,8 +18,7 @@ ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" linux-perf
 cd "$ROOT"
 mvn -B -ntp -q package -DskipTests
 mkdir -p "$ROOT/target/profile"
-# As bench-side-by-side.sh: multi-threaded TCG, the TSC as the guest's clock.
-export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
-export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+# As bench-side-by-side.sh: multi-threaded TCG, the TSC as the guest's clock, pinned vCPUs.
+bench_vm_settings
 exec "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/profile-run.sh" \
 	"${PROFILE_TOOL:-ib_read_lat}" "${PROFILE_ROUNDS:-2}" "$ROOT/target/profile"

@@ -25,12 +25,7 @@ ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}"
 cd "$ROOT"
 mvn -B -ntp -q package -DskipTests
 mkdir -p "$ROOT/target/bench"
-# Multi-threaded TCG: latency between two processes is about 100x lower than with one emulation thread.
-export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
-# Under TCG the guest kernel marks the TSC unstable and picks HPET: every clock_gettime (System.nanoTime) is
-# then a system call plus an emulated HPET read, while C perftest reads the TSC itself. tsc=reliable gives
-# both the cheap clock they have on real hosts.
-export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+bench_vm_settings
 # This machine's own CPUs, before and after: the same fixed work on every CPU at once, counted per quarter
 # second. On a shared cloud host, with nothing else running, one CPU's speed drifted 1.9x within 25 minutes and
 # its slowest quarter second within 10 s was down to half its fastest: no ratio of two runs at different times

@@ -19,6 +19,5 @@ mvn -B -ntp -q package -DskipTests
 # In the VM, placed as the side-by-side benchmark places them: one emulated CPU per process (server on 0,
 # client on 1) under multi-threaded TCG, and the TSC as the clock. With one emulation thread both processes
 # share one host CPU and a send_lat round trip costs two scheduler slices (milliseconds), C's as much as ours.
-export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"
-export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
+bench_vm_settings
 exec "$SCRIPT_DIR/rdma-env.sh" --timeout 1200 -- bash "$SCRIPT_DIR/quick-suite.sh"

@@ -8,7 +8,8 @@
 #
 # usage: scripts/rxe-vm.sh [--timeout SEC] [--mem MB] [--smp N] [--share DIR]... [--] COMMAND [ARG...]
 # Environment: RXE_VM_TCG_THREAD=single|multi (default single), RXE_VM_KERNEL_ARGS (appended to the guest kernel
-# command line, e.g. tsc=reliable), RXE_VM_PLUGIN (a TCG plugin and its arguments, for qemu's -plugin).
+# command line, e.g. tsc=reliable), RXE_VM_PLUGIN (a TCG plugin and its arguments, for qemu's -plugin),
+# RXE_VM_PIN_VCPUS (host CPUs for the vCPU threads in order, e.g. "0 1"; the benchmarks set it).
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -119,6 +119,8 @@ vm_boot() {
 	)
 	# A TCG plugin with its arguments (scripts/bench-insns.sh counts instructions with one).
 	[[ -n "${RXE_VM_PLUGIN:-}" ]] && vm_qemu_args+=(-plugin "$RXE_VM_PLUGIN")
+	# Named threads ("CPU 1/TCG"), so that _vm_pin_vcpus can find each vCPU's.
+	[[ -n "${RXE_VM_PIN_VCPUS:-}" ]] && vm_qemu_args+=(-name "rdmaffm-vm$k,debug-threads=on")
 	local guest_shares=()
 	i=0
 	for s in "${VM_SHARES[@]}"; do
@@ -155,6 +157,32 @@ vm_boot() {
 	# qemu's stdin must not be the (possibly closed) caller's stdin.
 	qemu-system-x86_64 "${vm_qemu_args[@]}" < /dev/null > "$dir/qemu.log" 2>&1 &
 	VM_PIDS[k]=$!
+	[[ -n "${RXE_VM_PIN_VCPUS:-}" ]] && _vm_pin_vcpus "${VM_PIDS[k]}" "$RXE_VM_PIN_VCPUS" &
+	return 0
+}
+
+# Pins qemu PID's vCPU threads: vCPU i to the i-th host CPU of the list CPUS (RXE_VM_PIN_VCPUS="0 1"). With
+# multi-threaded TCG the host scheduler otherwise moves the two busy vCPU threads and qemu's main loop between
+# host CPUs as it likes, and a benchmark's client then runs at whichever host CPU's speed it lands on
+# (README, "Where the goals stand"). Waits up to 30 s for the threads to exist; says what it did on stderr.
+_vm_pin_vcpus() {
+	local pid="$1" cpus i t name pinned=0 tries
+	read -r -a cpus <<< "$2"
+	for ((tries = 0; tries < 300 && pinned < ${#cpus[@]}; tries++)); do
+		sleep 0.1
+		pinned=0
+		for t in /proc/"$pid"/task/*; do
+			name="$(cat "$t/comm" 2> /dev/null)" || continue
+			[[ $name =~ ^CPU\ ([0-9]+)/TCG$ ]] || continue
+			i="${BASH_REMATCH[1]}"
+			((i < ${#cpus[@]})) && taskset -pc "${cpus[i]}" "${t##*/}" > /dev/null 2>&1 && pinned=$((pinned + 1))
+		done
+	done
+	if ((pinned < ${#cpus[@]})); then
+		echo "$VM_NAME: pinned $pinned of ${#cpus[@]} vCPU threads (RXE_VM_PIN_VCPUS=$2)" >&2
+	else
+		echo "$VM_NAME: vCPU threads pinned to host CPUs $2" >&2
+	fi
 }
 
 # Prints the last LINES lines of every guest's console (and, in a multi-guest run, its setup log).
