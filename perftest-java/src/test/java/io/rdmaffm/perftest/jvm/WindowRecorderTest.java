@@ -105,7 +105,19 @@ class WindowRecorderTest {
             spinner.join();
             ProcessActivity p = r.finish().get(0).process();
             assertTrue(p.otherThreadsNanos() >= 50_000_000L, "a thread spun 200 ms in the window: " + p);
-            assertTrue(p.otherThreads().startsWith("spinner-under-t"), "the busiest is named first: " + p);
+            // Not necessarily first: on two CPUs the C2 thread compiling the spin loop can run as long as it.
+            double spinnerMs = -1;
+            double previousMs = Double.MAX_VALUE;
+            for (String entry : p.otherThreads().split("; ")) {
+                String time = entry.substring(0, entry.length() - " ms".length());
+                double ms = Double.parseDouble(time.substring(time.lastIndexOf(' ') + 1));
+                assertTrue(ms <= previousMs, "the busiest is named first: " + p);
+                previousMs = ms;
+                if (entry.startsWith("spinner-under-t")) {
+                    spinnerMs = ms;
+                }
+            }
+            assertTrue(spinnerMs >= 50, "the spinning thread is named with its time: " + p);
         }
     }
 
