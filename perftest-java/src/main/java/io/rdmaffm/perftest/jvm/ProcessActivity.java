@@ -51,23 +51,8 @@ public record ProcessActivity(long minorFaults, long majorFaults, long loopRunNa
             return a.isEmpty() ? b : a;
         }
         Map<String, Double> ms = new LinkedHashMap<>();
-        for (String list : new String[] {a, b}) {
-            for (String entry : list.split("; ")) {
-                int unit = entry.lastIndexOf(" ms");
-                int space = unit < 0 ? -1 : entry.lastIndexOf(' ', unit - 1);
-                if (space < 0) {
-                    ms.merge(entry, 0.0, Double::sum);
-                    continue;
-                }
-                double v;
-                try {
-                    v = Double.parseDouble(entry.substring(space + 1, unit));
-                } catch (NumberFormatException e) {
-                    v = 0;
-                }
-                ms.merge(entry.substring(0, space), v, Double::sum);
-            }
-        }
+        parseNamed(a, ms);
+        parseNamed(b, ms);
         List<Map.Entry<String, Double>> busiest = new ArrayList<>(ms.entrySet());
         busiest.sort((x, y) -> Double.compare(y.getValue(), x.getValue()));
         StringBuilder named = new StringBuilder();
@@ -76,5 +61,24 @@ public record ProcessActivity(long minorFaults, long majorFaults, long loopRunNa
                     .append(String.format(Locale.ROOT, " %.3f ms", busiest.get(k).getValue()));
         }
         return named.toString();
+    }
+
+    /** Adds a "name 1.200 ms; name 0.040 ms" list's times to {@code into} by name, in the list's order. */
+    static void parseNamed(String list, Map<String, Double> into) {
+        for (String entry : list.split("; ")) {
+            int unit = entry.lastIndexOf(" ms");
+            int space = unit < 0 ? -1 : entry.lastIndexOf(' ', unit - 1);
+            if (space < 0) {
+                into.merge(entry, 0.0, Double::sum);
+                continue;
+            }
+            double v;
+            try {
+                v = Double.parseDouble(entry.substring(space + 1, unit));
+            } catch (NumberFormatException e) {
+                v = 0;
+            }
+            into.merge(entry.substring(0, space), v, Double::sum);
+        }
     }
 }
