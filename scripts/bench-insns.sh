@@ -21,7 +21,7 @@ ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 # shellcheck source=common.sh
 source "$SCRIPT_DIR/common.sh"
 out="$ROOT/target/insns"
-# As bench-side-by-side.sh: multi-threaded TCG, the TSC as the guest's clock; always the VM (the plugin is QEMU's).
+# The guest as bench-side-by-side.sh boots it (bench_vm_settings); always the VM (the plugin is QEMU's).
 bench_vm_prepare "$out" "${VM_PACKAGES[@]}" python3
 gcc -O2 -shared -fPIC -fvisibility=hidden -Wall -Wextra -Werror -o "$out/libinsncount.so" "$SCRIPT_DIR/bench/insncount.c"
 gcc -O2 -static -Wall -Wextra -Werror -o "$out/insnmark" "$SCRIPT_DIR/bench/insnmark.c"

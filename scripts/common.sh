@@ -107,8 +107,8 @@ build_initramfs() {
 }
 
 # The start of a benchmark script that boots the Soft-RoCE VM (bench-stalls.sh, bench-mixed.sh, bench-insns.sh):
-# JDK 25, the build and RDMA packages and any named, the build, an empty OUTDIR, and the guest as
-# bench-side-by-side.sh boots it (multi-threaded TCG, the TSC as the clock). Leaves the shell in the repository's root.
+# JDK 25, the build and RDMA packages and any named, the build, an empty OUTDIR, and the guest settings of
+# bench_vm_settings. Leaves the shell in the repository's root.
 # usage: bench_vm_prepare OUTDIR [PACKAGE...]
 bench_vm_prepare() {
 	local out="$1"
