@@ -106,7 +106,7 @@ build_initramfs() {
 	rm -rf "$stage"
 }
 
-# The start of a benchmark script that boots the Soft-RoCE VM (bench-stalls.sh, bench-mixed.sh, bench-insns.sh):
+# The start of a lab experiment that boots the Soft-RoCE VM (lab/experiments/stalls.sh, mixed.sh, insns.sh):
 # JDK 25, the build and RDMA packages and any named, the build, an empty OUTDIR, and the guest settings of
 # bench_vm_settings. Leaves the shell in the repository's root.
 # usage: bench_vm_prepare OUTDIR [PACKAGE...]
@@ -122,8 +122,8 @@ bench_vm_prepare() {
 	bench_vm_settings
 }
 
-# How every benchmark boots the guest; each setting can be overridden from the environment (empty turns the
-# last two off).
+# How every benchmark (lab/experiments/, and demo.sh) boots the guest; each setting can be overridden from the
+# environment (empty turns the last two off).
 bench_vm_settings() {
 	# Multi-threaded TCG: latency between two processes is about 100x lower than with one emulation thread.
 	export RXE_VM_TCG_THREAD="${RXE_VM_TCG_THREAD:-multi}"

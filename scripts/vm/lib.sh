@@ -117,7 +117,7 @@ vm_boot() {
 		-fsdev "local,id=outfs,path=$out,security_model=none,multidevs=remap"
 		-device "virtio-9p-pci,fsdev=outfs,mount_tag=rdmaffm_out"
 	)
-	# A TCG plugin with its arguments (scripts/bench-insns.sh counts instructions with one).
+	# A TCG plugin with its arguments (lab/run.sh insns counts instructions with one).
 	[[ -n "${RXE_VM_PLUGIN:-}" ]] && vm_qemu_args+=(-plugin "$RXE_VM_PLUGIN")
 	# Named threads ("CPU 1/TCG"), so that _vm_pin_vcpus can find each vCPU's.
 	[[ -n "${RXE_VM_PIN_VCPUS:-}" ]] && vm_qemu_args+=(-name "rdmaffm-vm$k,debug-threads=on")

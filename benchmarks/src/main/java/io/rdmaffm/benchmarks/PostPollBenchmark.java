@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * the completion is there (a spin without pause, as a latency loop does). The same QP, memory and work
  * request ({@link LoopbackQp}) through four paths: verbs-ffm's public API with the critical poll downcall (its
  * default) and without, Java → JNI → the C verbs, and all of it as a loop in C, whose per-operation figure is
- * C's own cost. Each path runs in its own fork. Iteration counts suit a real host; scripts/bench-jmh.sh sizes
+ * C's own cost. Each path runs in its own fork. Iteration counts suit a real host; lab/run.sh jmh sizes
  * them for the Soft-RoCE VM.
  */
 @BenchmarkMode(Mode.AverageTime)

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The part of bench-profile.sh that runs where the RDMA device is. Args: TOOL ROUNDS OUTDIR.
+# The part of lab/experiments/profile.sh that runs where the RDMA device is. Args: TOOL ROUNDS OUTDIR.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-# shellcheck source=../common.sh
+# shellcheck source=../../scripts/common.sh
 source "$ROOT/scripts/common.sh"
 # shellcheck source=server-client.sh
-source "$ROOT/scripts/bench/server-client.sh"
+source "$ROOT/lab/guest/server-client.sh"
 tool="$1" rounds="$2" out="$3"
 mkdir -p "$out"
 command -v perf > /dev/null || die "perf is not installed (linux-perf)"

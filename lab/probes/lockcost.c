@@ -4,7 +4,7 @@
  * cancellation switch around the doorbell's write in a multi-threaded process); this says whether the emulator
  * makes them costly enough to matter. Times 2,000,000 of each: a plain add to memory (the loop's own cost),
  * lock add, lock xadd, lock cmpxchg, mfence. Three lines, nanoseconds per instruction.
- * usage: gcc -O2 -Wall -Wextra -Werror -o target/lockcost scripts/bench/lockcost.c
+ * usage: gcc -O2 -Wall -Wextra -Werror -o target/lockcost lab/probes/lockcost.c
  *        scripts/rdma-env.sh -- taskset -c 1 target/lockcost     (in the Soft-RoCE VM; or on any host)
  */
 #include <stdio.h>

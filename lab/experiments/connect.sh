@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lab: the connection API against raw verbs, and DiSNI's ping-pong against C ib_send_lat
 # Benchmark (not a test) of verbs-ffm's connection API, in ONE Soft-RoCE boot (or on this host's RDMA device):
 #   1. the connection API against the same work on raw verbs (rdma-example overhead: a 64 MiB transfer by pipelined
 #      RDMA WRITEs, 16 in flight, every 8th signaled, and 10,000 8-byte RDMA READs one at a time), alternating rounds
@@ -7,19 +8,19 @@
 #      ib_send_lat, alternating A B A B ... A, server on CPU 0 and client on CPU 1, each a fresh pair.
 # Absolute figures of an emulated machine mean nothing; the ratios do.
 #
-# usage: sudo [BENCH_ROUNDS=5] [BENCH_ITERS=10000] scripts/bench-connect.sh
+# usage (as root): [BENCH_ROUNDS=5] [BENCH_ITERS=10000] lab/run.sh connect
 set -euo pipefail
-SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
-# shellcheck source=common.sh
-source "$SCRIPT_DIR/common.sh"
+LAB="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$LAB/.." && pwd)"
+# shellcheck source=../../scripts/common.sh
+source "$ROOT/scripts/common.sh"
 find_jdk25
 cd "$ROOT"
 if [[ -z "${BENCH_NO_BUILD:-}" ]]; then
 	ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}"
 	mvn -B -ntp -q package -DskipTests
 fi
-# As bench-side-by-side.sh: multi-threaded TCG (each process on its own CPU), the TSC as clock, pinned vCPUs.
+# As the side-by-side experiment: multi-threaded TCG (each process on its own CPU), the TSC as clock, pinned vCPUs.
 bench_vm_settings
-exec "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- bash "$SCRIPT_DIR/bench/connect-run.sh" "${BENCH_ROUNDS:-5}" \
+exec "$ROOT/scripts/rdma-env.sh" --timeout 3600 -- bash "$LAB/guest/connect-run.sh" "${BENCH_ROUNDS:-5}" \
 	"${BENCH_ITERS:-10000}"

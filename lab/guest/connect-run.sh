@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The part of bench-connect.sh that runs where the RDMA device is. Args: ROUNDS ITERATIONS.
+# The part of lab/experiments/connect.sh that runs where the RDMA device is. Args: ROUNDS ITERATIONS.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-# shellcheck source=../common.sh
+# shellcheck source=../../scripts/common.sh
 source "$ROOT/scripts/common.sh"
 rounds="$1"
 iters="$2"

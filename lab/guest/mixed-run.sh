@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The part of bench-mixed.sh that runs where the RDMA device is. Args: TOOL ROUNDS OUTDIR SIZE...
+# The part of lab/experiments/mixed.sh that runs where the RDMA device is. Args: TOOL ROUNDS OUTDIR SIZE...
 # Each round runs the four pairs CC, CJ, JC, JJ (server implementation, then client: C perftest or perftest-java)
-# in turn, -D 8 at each SIZE, server on CPU 0 and client on CPU 1 as bench-side-by-side.sh pins them; the client's
+# in turn, -D 8 at each SIZE, server on CPU 0 and client on CPU 1 as the side-by-side experiment pins them; the client's
 # data row goes to OUTDIR/rows as "SIZE PAIR ROUND ROW".
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-# shellcheck source=../common.sh
+# shellcheck source=../../scripts/common.sh
 source "$ROOT/scripts/common.sh"
 tool="$1" rounds="$2" out="$3"
 shift 3
@@ -30,7 +30,7 @@ for size in "$@"; do
 				> "$log.client" 2>&1 || tail -3 "$log.client" >&2
 			wait "$spid" || true
 			echo "$size $pair $r $(awk '/#bytes/ {getline; print; exit}' "$log.client")" | tee -a "$out/rows"
-			# As bench-side-by-side.sh: a pair's teardown is kernel work that would land in the next run.
+			# As the side-by-side experiment: a pair's teardown is kernel work that would land in the next run.
 			sleep 2
 		done
 	done

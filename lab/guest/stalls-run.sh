@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The part of bench-stalls.sh that runs where the RDMA device is. Args: TOOL ROUNDS ITERS OUTDIR.
-# Each round a C pair, then a Java pair (server on CPU 0, client on CPU 1, as bench-side-by-side.sh pins them),
+# The part of lab/experiments/stalls.sh that runs where the RDMA device is. Args: TOOL ROUNDS ITERS OUTDIR.
+# Each round a C pair, then a Java pair (server on CPU 0, client on CPU 1, as the side-by-side experiment pins them),
 # both -s 2 -n ITERS -U; each client's output goes to OUTDIR/IMPL-ROUND.out for stalls-report.py.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-# shellcheck source=../common.sh
+# shellcheck source=../../scripts/common.sh
 source "$ROOT/scripts/common.sh"
 tool="$1" rounds="$2" iters="$3" out="$4"
 dev="${RDMA_DEVICE:?}" ip="${RDMA_IP:?}" gid="${RDMA_GID_INDEX:-1}"
@@ -21,7 +21,7 @@ for ((r = 1; r <= rounds; r++)); do
 		timeout 600 taskset -c 1 "${cmd[@]}" -d "$dev" -x "$gid" -p "$port" -s 2 -n "$iters" -U "$ip" \
 			> "$out/$impl-$r.out" 2>&1 || tail -3 "$out/$impl-$r.out" >&2
 		wait "$spid" || true
-		# As bench-side-by-side.sh: a pair's teardown is kernel work that would land in the next run.
+		# As the side-by-side experiment: a pair's teardown is kernel work that would land in the next run.
 		sleep 2
 	done
 done

@@ -1,5 +1,5 @@
 /*
- * A QEMU TCG plugin (not part of the project's build; scripts/bench-insns.sh compiles it): counts the guest
+ * A QEMU TCG plugin (not part of the project's build; lab/run.sh insns compiles it): counts the guest
  * instructions one vCPU executes in user mode and in the kernel between two marker programs (insnmark.c), with
  * the system calls among them and the instructions by the start address of each translation block; the code
  * of the user blocks that ran at least once every other system call is written too, for disassembly. Every quarter

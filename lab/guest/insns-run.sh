@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The part of bench-insns.sh that runs in the Soft-RoCE VM. Args: TOOL ROUNDS OUTDIR MARKER.
+# The part of lab/experiments/insns.sh that runs in the Soft-RoCE VM. Args: TOOL ROUNDS OUTDIR MARKER.
 # Each round: a C server on CPU 0; a C, then a Java client on CPU 1 (-s 2 -n 400000); 2 s after the client's
 # header the start marker runs (on CPU 0), 4 s later the end marker, and the plugin writes what CPU 1 executed
 # in between. Then the client's memory map (and, for Java, its compiled methods with their tiers) are saved.
@@ -8,10 +8,10 @@
 # IMPLS (default "C Java") may add JavaAlt: a Java client with JAVA_ALT_OPTS (JVM options) as well.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-# shellcheck source=../common.sh
+# shellcheck source=../../scripts/common.sh
 source "$ROOT/scripts/common.sh"
 # shellcheck source=server-client.sh
-source "$ROOT/scripts/bench/server-client.sh"
+source "$ROOT/lab/guest/server-client.sh"
 tool="$1" rounds="$2" out="$3" mark="$4" impls="${5:-C Java}" java_alt_opts="${6:-}"
 
 # Thread id, time on a CPU (ns), time slices, the CPU it last ran on and its name, for every thread; bash builtins
@@ -59,6 +59,6 @@ for ((r = 1; r <= rounds; r++)); do
 		wait "$SERVER_PID" || true
 		[[ $impl == Java* ]] && cp "/tmp/perf-$pid.map" "$out/perfmap-$run.txt" 2> /dev/null || true
 		echo "insns: $tool round $r client $impl: typical p99 p99.9 avg (usec): $(awk '/#bytes/ {getline; print $5, $8, $9, $6; exit}' "$out/client-$run.out")"
-		python3 "$ROOT/scripts/bench/insns-report.py" "$out" "$run" | sed "s/^/insns: $run /"
+		python3 "$ROOT/lab/reports/insns-report.py" "$out" "$run" | sed "s/^/insns: $run /"
 	done
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lab: JMH: one post+poll and one empty poll through FFM, JNI and C (about 15 min in the VM)
 # JMH benchmark (not a test): the per-operation cost of one post+poll (a signaled 8-byte RDMA WRITE on an RC
 # QP connected to itself, polled until its completion) and of one empty poll, through verbs-ffm (critical
 # poll downcall and not), through JNI (Java -> JNI -> the C verb, as DiSNI does) and as a loop in C: same
@@ -6,14 +7,14 @@
 # or in the Soft-RoCE VM, via rdma-env.sh) and prints ns/op with JMH's 99.9% error and the ratios.
 # Under the emulated CPU absolute figures mean nothing; the ratios do.
 #
-# usage: sudo [JMH_ARGS="-f 1 -wi 10 -w 1s -i 10 -r 1s"] scripts/bench-jmh.sh [JMH benchmark regex]
+# usage (as root): [JMH_ARGS="-f 1 -wi 10 -w 1s -i 10 -r 1s"] lab/run.sh jmh [JMH benchmark regex]
 #        (defaults sized for the VM: about 15 minutes under qemu TCG on a shared 2-core machine, most of it
 #        thirteen JVM starts and device set-ups: one JMH fork per path and benchmark)
 set -euo pipefail
-SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
-# shellcheck source=common.sh
-source "$SCRIPT_DIR/common.sh"
+LAB="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$LAB/.." && pwd)"
+# shellcheck source=../../scripts/common.sh
+source "$ROOT/scripts/common.sh"
 find_jdk25
 ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}"
 cd "$ROOT"
@@ -22,15 +23,15 @@ out="$ROOT/target/jmh"
 mkdir -p "$out"
 rm -f "$out/results.json"
 # Other work on this machine moves the figures: say how busy it was (before the VM boots, and after).
-load() { echo "bench-jmh: host load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs ($1)"; }
+load() { echo "lab jmh: host load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs ($1)"; }
 load before
 classpath="$ROOT/benchmarks/target/classes:$(cat "$ROOT/benchmarks/target/classpath.txt")"
-# As scripts/bench-side-by-side.sh: multi-threaded TCG, the TSC as the guest's clock (not HPET), pinned vCPUs.
+# As lab/run.sh side-by-side: multi-threaded TCG, the TSC as the guest's clock (not HPET), pinned vCPUs.
 # The VM runs the command on one vCPU, so JMH and its forked JVMs never move between emulated CPUs.
 bench_vm_settings
 # JMH_ARGS is split into words on purpose.
 # shellcheck disable=SC2086
-"$SCRIPT_DIR/rdma-env.sh" --timeout 2400 -- "$JAVA_HOME/bin/java" -cp "$classpath" org.openjdk.jmh.Main \
+"$ROOT/scripts/rdma-env.sh" --timeout 2400 -- "$JAVA_HOME/bin/java" -cp "$classpath" org.openjdk.jmh.Main \
 	${JMH_ARGS:--f 1 -wi 10 -w 1s -i 10 -r 1s} -foe true -rf json -rff "$out/results.json" "${1:-io.rdmaffm.benchmarks}" \
 	| tee "$out/output.txt"
 load after

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lab: C perftest against perftest-java, alternating in one boot: Java/C ratios with their noise (hours)
 # Side-by-side benchmark (not a test): in ONE Soft-RoCE boot (or on this host's RDMA device), runs Debian's
 # C perftest and perftest-java, each run a fresh server+client pair in loopback, and prints Java/C ratios: each
 # Java run divided by the mean of the C runs beside it, median over the rounds. By default (BENCH_GATE=1) each
@@ -13,13 +14,13 @@
 # (-n 100000 latency, -D 8 bandwidth at 2 B and 64 KiB, all eight tools) and "default" (perftest's default
 # lengths). Each Java run's JVM activity in the measured window (from its JSON) is listed with its row.
 #
-# usage: [BENCH_ROWS="listen steady default"] [BENCH_TOOLS="ib_send_lat ..."] scripts/bench-side-by-side.sh [ROUNDS]
+# usage: [BENCH_ROWS="listen steady default"] [BENCH_TOOLS="ib_send_lat ..."] lab/run.sh side-by-side [ROUNDS]
 #        [BENCH_GATE=0] [BENCH_FREEZE=0] [BENCH_C_ALONE=1] (default 5 rounds; all rows take about 2 hours under TCG)
 set -euo pipefail
-SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
-# shellcheck source=common.sh
-source "$SCRIPT_DIR/common.sh"
+LAB="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$LAB/.." && pwd)"
+# shellcheck source=../../scripts/common.sh
+source "$ROOT/scripts/common.sh"
 find_jdk25
 ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}"
 cd "$ROOT"
@@ -30,7 +31,7 @@ bench_vm_settings
 # second. On a shared cloud host, with nothing else running, one CPU's speed drifted 1.9x within 25 minutes and
 # its slowest quarter second within 10 s was down to half its fastest: no ratio of two runs at different times
 # can tell that from a difference between the implementations.
-gcc -O2 -Wall -Wextra -Werror -o "$ROOT/target/bench/hostspeed" "$SCRIPT_DIR/bench/hostspeed.c"
+gcc -O2 -Wall -Wextra -Werror -o "$ROOT/target/bench/hostspeed" "$LAB/probes/hostspeed.c"
 host_speed() {
 	echo "bench: this machine's CPUs $1 the runs (hostspeed, 10 s, all CPUs at once):"
 	"$ROOT/target/bench/hostspeed" 10 | sed 's/^/bench:   /'
@@ -42,6 +43,6 @@ for v in BENCH_GATE BENCH_FREEZE BENCH_GAP BENCH_C_ALONE; do
 	[[ -n "${!v:-}" ]] && settings+=("$v=${!v}")
 done
 status=0
-"$SCRIPT_DIR/rdma-env.sh" --timeout 10800 -- env "${settings[@]}" bash "$SCRIPT_DIR/bench/side-by-side-run.sh" "${1:-5}" "$ROOT/target/bench" "${BENCH_ROWS:-all}" "${BENCH_TOOLS:-}" || status=$?
+"$ROOT/scripts/rdma-env.sh" --timeout 10800 -- env "${settings[@]}" bash "$LAB/guest/side-by-side-run.sh" "${1:-5}" "$ROOT/target/bench" "${BENCH_ROWS:-all}" "${BENCH_TOOLS:-}" || status=$?
 host_speed after
 exit "$status"

@@ -1,5 +1,5 @@
 /*
- * How steady this machine's own CPUs are (not part of the project's build; bench-side-by-side.sh compiles and
+ * How steady this machine's own CPUs are (not part of the project's build; lab/experiments/side-by-side.sh compiles and
  * runs it on the host before and after its VM boot). One process per online CPU, pinned to it, repeats the same
  * fixed work (a pseudo-random walk over 8 MiB, the kind of access an emulator's lookups make) and counts how
  * many rounds of it each quarter second holds. On a machine of its own every quarter counts about the same; on

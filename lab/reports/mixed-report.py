@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The report of bench-mixed.sh: per size and pair (server implementation, then client), the message rates of
+"""The report of lab/experiments/mixed.sh: per size and pair (server implementation, then client), the message rates of
 its runs, their median and best; then which side moves the rate: Java client over C client with each server, and
 Java server over C server with each client (ratios of the medians). Under TCG the host slows a whole run now and
 then to 0.5-0.7 of the others (C pairs alone, two boots: 11 of 72 runs), so the client sides are compared

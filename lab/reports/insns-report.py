@@ -1,4 +1,4 @@
-"""Prints one run of bench-insns.sh: user instructions per operation (one system call, the post's doorbell, per
+"""Prints one run of lab/experiments/insns.sh: user instructions per operation (one system call, the post's doorbell, per
 operation) on the client's CPU, by library and, for Java, by compiled method with its tier (T4: C2)."""
 import bisect
 import collections

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The part of bench-side-by-side.sh that runs where the RDMA device is.
+# The part of lab/experiments/side-by-side.sh that runs where the RDMA device is.
 # Args: ROUNDS OUTDIR [ROWS] — ROWS: words among listen, steady, steady-lat, steady-bw, steady-bw-2,
 # steady-bw-64k, default, default-lat, default-bw, or all (the default). TOOLS (optional): the tools to run, e.g.
 # "ib_send_lat ib_send_bw"; all if empty.
@@ -19,7 +19,7 @@
 # as the C run after has.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-# shellcheck source=../common.sh
+# shellcheck source=../../scripts/common.sh
 source "$ROOT/scripts/common.sh"
 rounds="$1"
 outdir="$2"
