@@ -26,7 +26,30 @@ missing_packages() {
 	done
 }
 
-# Installs what is missing, or says exactly what to run when we cannot.
+# Runs one set-up step (apt-get) with its output on stderr, or, with SETUP_LOG=FILE, appended to FILE and
+# one line on stderr: what, then done and how long, or failed with the log's last lines.
+# usage: setup_step WHAT COMMAND [ARG...]
+setup_step() {
+	local what="$1" start=$SECONDS rc=0
+	shift
+	if [[ -z "${SETUP_LOG:-}" ]]; then
+		echo "setup: $what" >&2
+		"$@" >&2 || rc=$?
+		return "$rc"
+	fi
+	printf 'setup: %s ... ' "$what" >&2
+	"$@" >> "$SETUP_LOG" 2>&1 < /dev/null || rc=$?
+	if ((rc == 0)); then
+		echo "done ($((SECONDS - start)) s)" >&2
+	else
+		echo "failed (exit $rc); the end of $SETUP_LOG:" >&2
+		# Without the escape codes and other control characters a tool may have written to its log.
+		tail -n 15 "$SETUP_LOG" | sed $'s/\e\\[[0-9;?]*[A-Za-z]//g; s/^/setup:   /' | tr -d '\000-\010\013-\037' >&2
+	fi
+	return "$rc"
+}
+
+# Installs what is missing, or says exactly what to run when we cannot. Quiet with SETUP_LOG (setup_step).
 ensure_packages() {
 	local missing
 	mapfile -t missing < <(missing_packages "$@")
@@ -35,11 +58,12 @@ ensure_packages() {
 		die "missing packages: ${missing[*]} (this script installs them with apt-get on Debian/Ubuntu; install the equivalents by hand here)"
 	fi
 	if [[ $(id -u) -ne 0 ]]; then
-		die "missing packages: ${missing[*]}; run as root, or first: sudo apt-get update && sudo apt-get install -y ${missing[*]}"
+		die "missing packages: ${missing[*]}; run as root (or with sudo), or first, as root: apt-get update && apt-get install -y ${missing[*]}"
 	fi
-	echo "setup: installing ${missing[*]}" >&2
+	# No progress bar or pty for dpkg: in a log or a pipe its cursor movements are raw escape codes.
+	local apt=(env DEBIAN_FRONTEND=noninteractive apt-get -o Dpkg::Progress-Fancy=false -o Dpkg::Use-Pty=false)
 	if [[ ! -f /var/lib/apt/periodic/rdma-ffm-updated ]] || [[ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -print -quit 2>/dev/null)" ]]; then
-		apt-get update -qq >&2
+		setup_step "apt-get update" "${apt[@]}" update -qq || die "apt-get update failed"
 		mkdir -p /var/lib/apt/periodic && touch /var/lib/apt/periodic/rdma-ffm-updated
 	fi
 	# These packages are for the VMs and the tools, never for services on this machine: a policy-rc.d that
@@ -48,11 +72,19 @@ ensure_packages() {
 	if [[ ! -e "$policy" ]]; then
 		printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod 0755 "$policy" && own_policy=1
 	fi
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
-		|| { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2; } \
+	local what="installing ${missing[*]}"
+	setup_step "$what" "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}" \
+		|| { setup_step "apt-get update, then again" "${apt[@]}" update -qq \
+			&& setup_step "$what" "${apt[@]}" install -y -qq --no-install-recommends "${missing[@]}"; } \
 		|| rc=$?
 	((own_policy)) && rm -f "$policy"
-	((rc == 0)) || die "apt-get install ${missing[*]} failed"
+	((rc == 0)) || die "apt-get install ${missing[*]} failed${SETUP_LOG:+ (full log: $SETUP_LOG)}"
+}
+
+# Whether to write colour and other escape codes to stdout: only to a terminal that takes them, never to a
+# pipe or a file, and not with NO_COLOR set (no-color.org) or TERM=dumb.
+colour_ok() {
+	[[ -t 1 && -z "${NO_COLOR:-}" && "${TERM:-dumb}" != dumb ]]
 }
 
 require_vm_packages() {

@@ -78,6 +78,8 @@ if [[ $(nproc) -gt 1 ]] && command -v taskset > /dev/null; then
 	pin=(taskset -c 0)
 	export RDMAFFM_PEER_CPU=1
 fi
+# The host prints how long the boot took when this appears (vm_await).
+: > "$OUT/booted"
 "${pin[@]}" bash "$OUT/command" >> "$OUT/output.log" 2>&1 < /dev/null
 status=$?
 exit "$status"

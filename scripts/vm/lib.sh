@@ -12,6 +12,8 @@
 VM_LIB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VM_NAME=rxe-vm
 VM_RUN=""
+# $SECONDS when guest 1 was started (vm_boot), for the boot time vm_await reports.
+VM_BOOT_START=0
 VM_PIDS=()
 VM_TAIL_PID=""
 
@@ -104,6 +106,7 @@ vm_boot() {
 	shift 5
 	local dir="$VM_RUN/vm$k" out="$VM_RUN/vm$k/out" i s
 	mkdir -p "$out"
+	if ((k == 1)); then VM_BOOT_START=$SECONDS; fi
 	# loglevel=4: the console keeps the kernel's errors (OOM kills, hung tasks, RCU stalls), which say why a guest
 	# went silent, and nothing chattier.
 	vm_qemu_args=(
@@ -213,8 +216,13 @@ vm_await() {
 	local timeout_s="$1" first="${VM_PIDS[1]}" status
 	tail -n +1 -f --pid="$first" "$VM_RUN/vm1/out/output.log" &
 	VM_TAIL_PID=$!
-	local deadline=$((SECONDS + timeout_s)) k
+	local deadline=$((SECONDS + timeout_s)) k booted=0
 	while kill -0 "$first" 2>/dev/null; do
+		# One line when guest 1 is up and starts the command: a TCG boot takes a minute or more, silently.
+		if ((!booted)) && [[ -e "$VM_RUN/vm1/out/booted" ]]; then
+			booted=1
+			echo "$VM_NAME: guest up, running the command ($((SECONDS - VM_BOOT_START)) s after the boot began)" >&2
+		fi
 		for k in "${!VM_PIDS[@]}"; do
 			if ((k > 1)) && ! kill -0 "${VM_PIDS[k]}" 2>/dev/null; then
 				# Another guest's qemu ended while guest 1 still runs: it crashed or could not start.
