@@ -165,7 +165,7 @@ bench_vm_settings() {
 	export RXE_VM_KERNEL_ARGS="${RXE_VM_KERNEL_ARGS-tsc=reliable}"
 	# Each vCPU thread on a host CPU of its own, the same for every run of a boot: left to the host scheduler,
 	# the client's vCPU ran on either host CPU, at that CPU's speed, and in one boot every Java client landed on
-	# the slower one (README, "read_bw with the vCPU threads pinned").
+	# the slower one (docs/benchmarks.md, "read_bw with the vCPU threads pinned").
 	if (($(nproc) >= 2)); then
 		export RXE_VM_PIN_VCPUS="${RXE_VM_PIN_VCPUS-0 1}"
 	fi

@@ -2,7 +2,7 @@
 # Brings up Soft-RoCE (rdma_rxe) on a Linux host whose kernel has it. Idempotent: reuses an rxe device
 # already bound to the interface. Prints the device, its netdev, IPv4 address and RoCE v2 GID index.
 #
-# usage: sudo scripts/softroce-up.sh [--netdev IF] [--name rxe0] [--export]
+# usage (as root): scripts/softroce-up.sh [--netdev IF] [--name rxe0] [--export]
 #   --netdev IF  interface to bind (default: the interface of the default route, else the first UP one
 #                with an IPv4 address)
 #   --export     print shell assignments (RDMA_DEVICE=... RDMA_GID_INDEX=...) instead of a report
@@ -26,7 +26,7 @@ done
 
 ensure_packages "${RDMA_PACKAGES[@]}"
 if [[ ! -d /sys/module/rdma_rxe ]]; then
-	[[ $(id -u) -eq 0 ]] || die "Soft-RoCE needs root: sudo $0"
+	[[ $(id -u) -eq 0 ]] || die "Soft-RoCE needs root: run $0 as root"
 	modprobe rdma_rxe 2>/dev/null || die "this kernel has no rdma_rxe module; use scripts/rxe-vm.sh (Soft-RoCE in a VM)"
 fi
 if [[ -z "$netdev" ]]; then
@@ -45,7 +45,7 @@ done
 if [[ -n "$existing" ]]; then
 	name="$existing"
 else
-	[[ $(id -u) -eq 0 ]] || die "Soft-RoCE needs root: sudo $0"
+	[[ $(id -u) -eq 0 ]] || die "Soft-RoCE needs root: run $0 as root"
 	rdma link add "$name" type rxe netdev "$netdev"
 fi
 

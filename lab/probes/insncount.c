@@ -4,7 +4,7 @@
  * the system calls among them and the instructions by the start address of each translation block; the code
  * of the user blocks that ran at least once every other system call is written too, for disassembly. Every quarter
  * second of the window it also notes the counts so far and the host CPU the vCPU's thread is on: the emulator's
- * speed follows the host CPU's, which on a shared host changes within seconds (README, "Where the goals stand").
+ * speed follows the host CPU's, which on a shared host changes within seconds (docs/benchmarks.md, side-by-side).
  * Written against QEMU's plugin API version 1 (QEMU 7.2, Debian 12), whose few declarations it repeats.
  * Args: out=FILE (written when the end marker runs), cpu=N (the vCPU to count, default 1).
  */

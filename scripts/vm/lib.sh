@@ -167,7 +167,7 @@ vm_boot() {
 # Pins qemu PID's vCPU threads: vCPU i to the i-th host CPU of the list CPUS (RXE_VM_PIN_VCPUS="0 1"). With
 # multi-threaded TCG the host scheduler otherwise moves the two busy vCPU threads and qemu's main loop between
 # host CPUs as it likes, and a benchmark's client then runs at whichever host CPU's speed it lands on
-# (README, "read_bw with the vCPU threads pinned"). Waits up to 30 s for the threads to exist; says what it
+# (docs/benchmarks.md, "read_bw with the vCPU threads pinned"). Waits up to 30 s for the threads to exist; says what it
 # did on stderr.
 _vm_pin_vcpus() {
 	local pid="$1" cpus i t name pinned=0 tries

@@ -9,7 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 
 /**
- * The record of the fault cases a test ran, for scripts/faults.sh's table in the README: one tab-separated line
+ * The record of the fault cases a test ran, for the fault table in docs/faults.md: one tab-separated line
  * per case in {@code target/faults/NAME.tsv} (NAME the test's), with the fault, what happened, the seconds from
  * the fault to the end of the run, the bytes verified and the kernel objects left behind (or the columns the test
  * names itself). The file starts empty in each run of the test.

@@ -20,8 +20,8 @@ class MatrixAcrossVmsRdmaTest {
     /**
      * The matrix's bandwidth and the plain tool's may differ by this factor either way. Not a measurement
      * tolerance: on this emulated link (qemu TCG guests on shared cores, rxe retransmitting lost packets) the
-     * matrix's figure was 0.29 to 3.67 times the plain run's in the 7 comparisons made here (README, matrix
-     * section). So it only catches gross errors (a figure in MB/s read as Gb/s is about 120x off); that the
+     * matrix's figure was 0.29 to 3.67 times the plain run's in the 7 comparisons made here (docs/matrix.md,
+     * the real run). So it only catches gross errors (a figure in MB/s read as Gb/s is about 120x off); that the
      * matrix reports exactly what its tool measured is checked against the tool's own table.
      */
     private static final double PLAIN_TOLERANCE = 10.0;
