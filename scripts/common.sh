@@ -138,6 +138,16 @@ build_initramfs() {
 	rm -rf "$stage"
 }
 
+# The build every lab experiment starts with: JDK 25, the build and RDMA packages and any named, then
+# `mvn package`. Leaves the shell in the repository's root.
+# usage: bench_build [PACKAGE...]
+bench_build() {
+	find_jdk25
+	ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" "$@"
+	cd "$(dirname "${BASH_SOURCE[0]}")/.."
+	mvn -B -ntp -q package -DskipTests
+}
+
 # The start of a lab experiment that boots the Soft-RoCE VM (lab/experiments/stalls.sh, mixed.sh, insns.sh):
 # JDK 25, the build and RDMA packages and any named, the build, an empty OUTDIR, and the guest settings of
 # bench_vm_settings. Leaves the shell in the repository's root.
@@ -145,10 +155,7 @@ build_initramfs() {
 bench_vm_prepare() {
 	local out="$1"
 	shift
-	find_jdk25
-	ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" "$@"
-	cd "$(dirname "${BASH_SOURCE[0]}")/.."
-	mvn -B -ntp -q package -DskipTests
+	bench_build "$@"
 	rm -rf "$out"
 	mkdir -p "$out"
 	bench_vm_settings

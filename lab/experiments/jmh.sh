@@ -15,10 +15,7 @@ LAB="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROOT="$(cd "$LAB/.." && pwd)"
 # shellcheck source=../../scripts/common.sh
 source "$ROOT/scripts/common.sh"
-find_jdk25
-ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}"
-cd "$ROOT"
-mvn -B -ntp -q package -DskipTests
+bench_build
 out="$ROOT/target/jmh"
 mkdir -p "$out"
 rm -f "$out/results.json"

@@ -14,10 +14,7 @@ LAB="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROOT="$(cd "$LAB/.." && pwd)"
 # shellcheck source=../../scripts/common.sh
 source "$ROOT/scripts/common.sh"
-find_jdk25
-ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" linux-perf
-cd "$ROOT"
-mvn -B -ntp -q package -DskipTests
+bench_build linux-perf
 mkdir -p "$ROOT/target/profile"
 # As the side-by-side experiment: multi-threaded TCG, the TSC as the guest's clock, pinned vCPUs.
 bench_vm_settings

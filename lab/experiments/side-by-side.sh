@@ -21,10 +21,7 @@ LAB="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROOT="$(cd "$LAB/.." && pwd)"
 # shellcheck source=../../scripts/common.sh
 source "$ROOT/scripts/common.sh"
-find_jdk25
-ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}"
-cd "$ROOT"
-mvn -B -ntp -q package -DskipTests
+bench_build
 mkdir -p "$ROOT/target/bench"
 bench_vm_settings
 # This machine's own CPUs, before and after: the same fixed work on every CPU at once, counted per quarter
