@@ -75,7 +75,7 @@ abstract class NativeObject implements AutoCloseable {
      * Confines this object to the calling thread for good, as a confined {@link java.lang.foreign.Arena} is (a
      * choice of the binding; no verb). Its calls (a QP's posts, a CQ's polls, an SRQ's posts) then check the
      * thread instead of taking the guard that lets a close on another thread wait for them: two atomic adds
-     * less per call (nothing measurable on rxe under emulation, see the README). From then on a
+     * less per call (nothing measurable on rxe under emulation, see docs/benchmarks.md). From then on a
      * call or close on another thread throws WrongThreadException, except that a close is allowed once this
      * thread has ended. Refused (IllegalStateException) while a call on another thread is in flight, or once
      * closed; again on the same thread it does nothing.

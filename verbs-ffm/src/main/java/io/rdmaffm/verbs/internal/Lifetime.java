@@ -26,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  * An object used by one thread can instead be {@link #confine confined} to it, as a confined Arena is: its calls
  * then check the thread, two plain loads, and no other thread may call through it or close it while that thread
  * lives. Under the emulated CPU the pair of adds measured about 27 ns alone, but confining a CQ changed the whole
- * critical poll by nothing measurable (CallPartsBenchmark, EmptyPollBenchmark.ffmConfined; README), so the
+ * critical poll by nothing measurable (CallPartsBenchmark, EmptyPollBenchmark.ffmConfined; docs/benchmarks.md), so the
  * confinement is for callers who want the check, not a speed-up that the tools rely on.
  */
 public abstract class Lifetime {
