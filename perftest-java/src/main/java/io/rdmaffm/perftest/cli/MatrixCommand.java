@@ -51,11 +51,11 @@ public final class MatrixCommand implements Callable<Integer> {
     }
 
     @Option(names = "--hosts", paramLabel = "H1,H2,...", description = "The hosts (bare names: ports and users"
-            + " belong in ~/.ssh/config).")
+            + " belong in ~/.ssh/config); Slurm/pdsh ranges too: 'node[01-16,20]'.")
     String hosts;
 
-    @Option(names = "--hostfile", paramLabel = "FILE", description = "One host per line; '#' comments; what"
-            + " follows the name (MPI's slots=8) is ignored.")
+    @Option(names = "--hostfile", paramLabel = "FILE", description = "One host (or range, node[01-16]) per"
+            + " line; '#' comments; what follows the name (MPI's slots=8) is ignored.")
     Path hostfile;
 
     @Option(names = "--slurm", description = "The hosts of the Slurm allocation (SLURM_JOB_NODELIST, expanded with"

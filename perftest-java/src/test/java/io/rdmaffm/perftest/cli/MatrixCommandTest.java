@@ -78,6 +78,8 @@ class MatrixCommandTest {
         refused("--hosts: '-oProxyCommand=x' is not a host name (letters, digits, '-', '_' and dots; no label may"
                 + " start or end with '-')", "--hosts", "-oProxyCommand=x,node2");
         refused("--hosts: empty host name", "--hosts", "node1,,node2");
+        refused("--hosts 'node[04-01]': range 04-01 runs backwards", "--hosts", "node[04-01]");
+        refused("--hosts: host 'node02' is given twice", "--hosts", "node[01-03],node02");
         refused("give only one of --hosts, --hostfile and --slurm", "--hosts", "a,b", "--slurm");
         Path empty = Files.writeString(dir.resolve("empty"), "# no hosts yet\n\n");
         refused("hostfile " + empty + ": no hosts in it", "--hostfile", empty.toString());
