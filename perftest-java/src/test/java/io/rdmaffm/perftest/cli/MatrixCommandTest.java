@@ -154,6 +154,39 @@ class MatrixCommandTest {
         assertFalse(r.out().contains("Exception"), r.out());
     }
 
+    /** The hosts are read once, whether or not they are then asked for their devices: scontrol runs once. */
+    @Test
+    void theSlurmAllocationIsExpandedOnce() {
+        for (boolean ask : new boolean[] {true, false}) {
+            List<List<String>> scontrol = Collections.synchronizedList(new ArrayList<>());
+            List<List<String>> asked = Collections.synchronizedList(new ArrayList<>());
+            ProcessRunner cluster = command -> {
+                if (command.getFirst().equals("scontrol")) {
+                    scontrol.add(command);
+                    return new ExitedRunning(0, "node1\nnode2\n", "");
+                }
+                if (command.getLast().contains("doctor --json")) {
+                    asked.add(command);
+                }
+                return new ExitedRunning(255, "", "ssh: connect to host: No route to host\n");
+            };
+            List<String> args = new ArrayList<>(List.of("matrix", "--slurm", "--tools", "ib_write_lat",
+                    "--no-retest"));
+            if (!ask) {
+                args.addAll(List.of("--device", "mlx5_0"));
+            }
+            Run r = run(c -> {
+                c.runner = cluster;
+                c.env = Map.of("SLURM_JOB_NODELIST", "node[1-2]");
+            }, args.toArray(String[]::new));
+            assertEquals(2, r.code(), r.out() + r.err());
+            assertTrue(r.out().startsWith((ask ? "matrix: asking 2 hosts" : "matrix: 2 hosts from SLURM_JOB_NODELIST")),
+                    r.out());
+            assertEquals(List.of(List.of("scontrol", "show", "hostnames", "node[1-2]")), scontrol, "asked: " + ask);
+            assertEquals(ask ? 2 : 0, asked.size(), "each host asked once for its devices, or none with --device");
+        }
+    }
+
     /** A process that has already ended. */
     record ExitedRunning(int exitCode, String stdout, String stderr) implements ProcessRunner.Running {
         @Override
