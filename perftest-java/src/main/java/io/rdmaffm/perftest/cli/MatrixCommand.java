@@ -1,16 +1,17 @@
 package io.rdmaffm.perftest.cli;
 
+import io.rdmaffm.perftest.cluster.DiscoveredHosts;
 import io.rdmaffm.perftest.cluster.FileSink;
 import io.rdmaffm.perftest.cluster.HostDiscovery;
 import io.rdmaffm.perftest.cluster.HostInput;
 import io.rdmaffm.perftest.cluster.Launcher;
 import io.rdmaffm.perftest.cluster.LocalProcessRunner;
 import io.rdmaffm.perftest.cluster.MatrixInputException;
-import io.rdmaffm.perftest.cluster.MatrixOptions;
 import io.rdmaffm.perftest.cluster.MatrixOutcome;
 import io.rdmaffm.perftest.cluster.MatrixPlan;
 import io.rdmaffm.perftest.cluster.MatrixPlanner;
 import io.rdmaffm.perftest.cluster.MatrixReport;
+import io.rdmaffm.perftest.cluster.MatrixRequest;
 import io.rdmaffm.perftest.cluster.MatrixRun;
 import io.rdmaffm.perftest.cluster.ProcessRunner;
 import io.rdmaffm.perftest.cluster.Progress;
@@ -31,11 +32,12 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code matrix}: every pair of hosts (per NIC rail) measured with the same perftest tool on both ends, launched
- * by ssh or srun. The options become {@link MatrixOptions}; everything that can be checked is checked before
- * anything is launched (one line, exit 2). Then, unless {@code --device} names the devices, each host is asked
- * for its own devices and their expected rates ({@link HostDiscovery}); the plan's rounds and estimate are
- * printed; the matrix runs ({@link MatrixRun}); the report follows. Exit status as doctor's: 0 all good, 1 a
- * pair flagged, 2 a pair failed or bad input.
+ * by ssh or srun. One way through the stages: the options become a frozen {@link MatrixRequest}; its hosts are
+ * read once ({@link MatrixPlanner#hosts}); unless {@code --device} names the devices, each host is asked for its
+ * own devices and their expected rates ({@link HostDiscovery}, giving {@link DiscoveredHosts}); the
+ * {@link MatrixPlan} is made and its rounds and estimate printed; the matrix runs ({@link MatrixRun}, verdicts
+ * and sinks); the report follows. Bad input is found before any test is launched (one line, exit 2). Exit status
+ * as doctor's: 0 all good, 1 a pair flagged, 2 a pair failed or bad input.
  */
 @Command(name = "matrix", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Measure every pair of hosts (per NIC rail) with the same perftest tool on both ends,"
@@ -51,11 +53,11 @@ public final class MatrixCommand implements Callable<Integer> {
     }
 
     @Option(names = "--hosts", paramLabel = "H1,H2,...", description = "The hosts (bare names: ports and users"
-            + " belong in ~/.ssh/config).")
+            + " belong in ~/.ssh/config); Slurm/pdsh ranges too: 'node[01-16,20]'.")
     String hosts;
 
-    @Option(names = "--hostfile", paramLabel = "FILE", description = "One host per line; '#' comments; what"
-            + " follows the name (MPI's slots=8) is ignored.")
+    @Option(names = "--hostfile", paramLabel = "FILE", description = "One host (or range, node[01-16]) per"
+            + " line; '#' comments; what follows the name (MPI's slots=8) is ignored.")
     Path hostfile;
 
     @Option(names = "--slurm", description = "The hosts of the Slurm allocation (SLURM_JOB_NODELIST, expanded with"
@@ -146,25 +148,23 @@ public final class MatrixCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        MatrixOptions o;
+        MatrixRequest o;
         MatrixPlan plan;
         Launcher launch;
         try {
             o = options();
-            HostInput.Hosts found = MatrixPlanner.check(o, runner);
+            HostInput.Hosts hosts = MatrixPlanner.hosts(o, runner);
             launch = MatrixRun.launcher(o);
-            if (o.devices.isEmpty() || !Double.isNaN(o.minPercentOfLink)) {
-                discover(o, found.names(), launch, out);
-            }
-            plan = MatrixPlanner.plan(o, runner);
+            DiscoveredHosts found = o.asksHosts() ? discover(o, hosts, launch, out) : DiscoveredHosts.notAsked(hosts);
+            plan = MatrixPlanner.plan(o, found);
         } catch (MatrixInputException e) {
             err.println("matrix: " + e.getMessage());
             err.flush();
             return ErrorHandler.EXIT_FAILURE;
         }
         out.println("matrix: " + plan.hosts().names().size() + " hosts from " + plan.hosts().source() + ", "
-                + launch.name() + ", " + o.peer.name().toLowerCase(java.util.Locale.ROOT) + " " + String.join("+",
-                o.tools) + (o.toolArgs.isEmpty() ? "" : " " + String.join(" ", o.toolArgs)));
+                + launch.name() + ", " + o.peer().name().toLowerCase(java.util.Locale.ROOT) + " " + String.join("+",
+                o.tools()) + (o.toolArgs().isEmpty() ? "" : " " + String.join(" ", o.toolArgs())));
         out.println("matrix: " + plan.summary());
         for (String note : plan.notes()) {
             out.println("note: " + note);
@@ -187,28 +187,30 @@ public final class MatrixCommand implements Callable<Integer> {
         return outcome.exitCode();
     }
 
-    /** Asks every host for its devices and their expected rates, prints what each said, fills {@code o}. */
-    private void discover(MatrixOptions o, List<String> hosts, Launcher launch, PrintWriter out)
+    /** Asks every host for its devices and their expected rates, prints what each said and what follows. */
+    private DiscoveredHosts discover(MatrixRequest o, HostInput.Hosts hosts, Launcher launch, PrintWriter out)
             throws InterruptedException {
-        out.println("matrix: asking " + hosts.size() + " hosts for their RDMA devices (rdma-perftest doctor --json"
-                + " over " + launch.name() + ")");
+        out.println("matrix: asking " + hosts.names().size() + " hosts for their RDMA devices (rdma-perftest doctor"
+                + " --json over " + launch.name() + ")");
         out.flush();
-        Map<String, HostDiscovery.HostInfo> found = HostDiscovery.discover(hosts, o, launch, runner);
-        for (HostDiscovery.HostInfo h : found.values()) {
+        Map<String, HostDiscovery.HostInfo> answers = HostDiscovery.discover(hosts.names(), o, launch, runner);
+        for (HostDiscovery.HostInfo h : answers.values()) {
             if (h.problem() == null) {
                 List<String> nics = h.nics().stream().map(HostDiscovery.Nic::describe).toList();
                 out.println("  " + h.host() + " (" + h.source() + "): " + (nics.isEmpty() ? "no RDMA device"
                         : String.join("; ", nics)));
             }
         }
-        for (String note : HostDiscovery.apply(o, found)) {
+        DiscoveredHosts found = HostDiscovery.apply(o, hosts, answers);
+        for (String note : found.notes()) {
             out.println("note: " + note);
         }
+        return found;
     }
 
-    /** The options as {@link MatrixOptions}; what only the command line can get wrong is refused here. */
-    MatrixOptions options() {
-        MatrixOptions o = new MatrixOptions();
+    /** The options as the frozen {@link MatrixRequest}; what only the command line can get wrong is refused here. */
+    MatrixRequest options() {
+        MatrixRequest.Builder o = MatrixRequest.builder();
         List<String> original = spec.commandLine().getParseResult().originalArgs();
         if (!toolArgs.isEmpty() && !original.contains("--")) {
             throw new MatrixInputException("unexpected argument '" + toolArgs.getFirst()
@@ -222,16 +224,16 @@ public final class MatrixCommand implements Callable<Integer> {
         o.slurm = slurm;
         o.slurmNodelist = env.get("SLURM_JOB_NODELIST");
         o.devices = device == null ? List.of() : List.of(device.split(",", -1));
-        o.mode = quick ? MatrixOptions.Mode.QUICK : pairs != null ? MatrixOptions.Mode.PAIRS : MatrixOptions.Mode.ALL;
+        o.mode = quick ? MatrixRequest.Mode.QUICK : pairs != null ? MatrixRequest.Mode.PAIRS : MatrixRequest.Mode.ALL;
         o.pairsFile = pairs;
         o.launcher = launcher == null ? o.launcher : switch (launcher) {
-            case "ssh" -> MatrixOptions.LauncherKind.SSH;
-            case "srun" -> MatrixOptions.LauncherKind.SRUN;
+            case "ssh" -> MatrixRequest.LauncherKind.SSH;
+            case "srun" -> MatrixRequest.LauncherKind.SRUN;
             default -> throw new MatrixInputException("--launcher must be ssh or srun, got '" + launcher + "'");
         };
         o.peer = peer == null ? o.peer : switch (peer) {
-            case "java" -> MatrixOptions.Peer.JAVA;
-            case "c" -> MatrixOptions.Peer.C;
+            case "java" -> MatrixRequest.Peer.JAVA;
+            case "c" -> MatrixRequest.Peer.C;
             default -> throw new MatrixInputException("--peer must be java or c, got '" + peer + "'");
         };
         if (tools != null) {
@@ -251,7 +253,7 @@ public final class MatrixCommand implements Callable<Integer> {
         o.retest = !noRetest;
         writable(json, "--json");
         writable(csv, "--csv");
-        return o;
+        return o.build();
     }
 
     private static Duration seconds(Double value, Duration dflt, String option) {

@@ -107,17 +107,17 @@ public final class HostDiscovery {
     }
 
     /**
-     * Asks every host at once (at most {@code o.maxConnections} launcher processes), each bounded by the listen
+     * Asks every host at once (at most {@code o.maxConnections()} launcher processes), each bounded by the listen
      * timeout plus the connect timeout (one JVM start, like a server's).
      *
      * @return each host's answer, in the order of {@code hosts}
      */
-    public static Map<String, HostInfo> discover(List<String> hosts, MatrixOptions o, Launcher launcher,
+    public static Map<String, HostInfo> discover(List<String> hosts, MatrixRequest o, Launcher launcher,
             ProcessRunner runner) throws InterruptedException {
-        String doctor = o.peer == MatrixOptions.Peer.JAVA && o.toolPath != null ? o.toolPath : "rdma-perftest";
+        String doctor = o.peer() == MatrixRequest.Peer.JAVA && o.toolPath() != null ? o.toolPath() : "rdma-perftest";
         String script = script(doctor);
-        Duration timeout = o.listenTimeout.plusSeconds(o.connectTimeoutSeconds);
-        Semaphore slots = new Semaphore(Math.max(1, o.maxConnections), true);
+        Duration timeout = o.listenTimeout().plusSeconds(o.connectTimeoutSeconds());
+        Semaphore slots = new Semaphore(Math.max(1, o.maxConnections()), true);
         Map<String, Future<HostInfo>> futures = new LinkedHashMap<>();
         try (ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
             for (String h : hosts) {
@@ -169,7 +169,7 @@ public final class HostDiscovery {
         }
         if (doctor >= 0) {
             String doc = out.substring(doctor + DOCTOR_MARK.length() + 1).strip();
-            List<Nic> nics = MatrixJson.doctorNics(doc);
+            List<Nic> nics = DoctorNics.read(doc);
             if (nics == null) {
                 String why = ToolOutput.lastLine(f.stderr());
                 return new HostInfo(host, "doctor", List.of(), "rdma-perftest doctor --json gave no report"
@@ -191,12 +191,11 @@ public final class HostDiscovery {
     }
 
     /**
-     * Puts the answers into {@code o}: each host's active devices (only when {@code --device} was not given), the
-     * expected rate of each of those, and the answers themselves (for the JSON's provenance).
-     *
-     * @return what the user should know (hosts not asked, devices left out)
+     * The hosts with their answers: each host's active devices (only when {@code --device} was not given), the
+     * expected rate of each of those, the answers themselves (for the JSON's provenance), and what the user
+     * should know (hosts not asked, devices left out).
      */
-    public static List<String> apply(MatrixOptions o, Map<String, HostInfo> found) {
+    public static DiscoveredHosts apply(MatrixRequest o, HostInput.Hosts hosts, Map<String, HostInfo> found) {
         List<String> notes = new ArrayList<>();
         Map<String, List<String>> devices = new LinkedHashMap<>();
         Map<String, Double> rates = new LinkedHashMap<>();
@@ -225,18 +224,15 @@ public final class HostDiscovery {
                     unknown.add(n.device());
                 }
             }
-            if (!unknown.isEmpty() && !Double.isNaN(o.minPercentOfLink)) {
+            if (!unknown.isEmpty() && !Double.isNaN(o.minPercentOfLink())) {
                 notes.add(h.host() + ": no expected rate for " + String.join(", ", unknown)
                         + ": --min-percent-of-link does not judge its pairs");
             }
-            if (o.devices.isEmpty()) {
+            if (o.devices().isEmpty()) {
                 devices.put(h.host(), h.activeDevices());
             }
         }
-        o.devicesByHost = devices;
-        o.linkGbps = rates;
-        o.discovered = found;
-        return notes;
+        return new DiscoveredHosts(hosts, devices, rates, found, notes);
     }
 
     static String gbps(Double v) {

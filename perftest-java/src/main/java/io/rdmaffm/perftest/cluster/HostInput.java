@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * The hosts of a run, from {@code --hosts a,b,c}, a hostfile, or the Slurm allocation; checked before anything
- * is launched: every name well formed, no host twice, at least two hosts.
+ * is launched: every name well formed, no host twice, at least two hosts. {@code --hosts} and hostfiles take
+ * Slurm's (and pdsh's) bracket ranges too, {@code node[01-04,07]} ({@link SlurmHostlist}).
  */
 public final class HostInput {
     private HostInput() {
@@ -25,17 +26,28 @@ public final class HostInput {
     public record Hosts(List<String> names, String source, List<String> notes) {
     }
 
-    /** {@code --hosts a,b,c} (white space around names is ignored). */
+    /** {@code --hosts a,b,c} or {@code --hosts 'node[01-04],login'} (white space around names is ignored). */
     public static Hosts fromList(String list) {
         List<String> names = new ArrayList<>();
-        for (String h : (list == null ? "" : list).split(",", -1)) {
-            names.add(Names.host(h.strip(), "--hosts"));
+        for (String h : SlurmHostlist.splitTopLevel(list == null ? "" : list)) {
+            addEntry(names, h.strip(), "--hosts");
         }
         return checked(names, "--hosts", List.of());
     }
 
+    /** One entry of a list or hostfile line: a host name, or a bracket range expanded to checked names. */
+    private static void addEntry(List<String> names, String entry, String where) {
+        if (entry.indexOf('[') < 0 && entry.indexOf(']') < 0) {
+            names.add(Names.host(entry, where));
+            return;
+        }
+        for (String h : SlurmHostlist.expandEntry(entry, where)) {
+            names.add(Names.host(h, where));
+        }
+    }
+
     /**
-     * A hostfile: one host per line, '#' starts a comment, blank lines are skipped. Anything after the name on a
+     * A hostfile: one host (or bracket range, {@code node[01-16]}) per line, '#' starts a comment, blank lines are skipped. Anything after the name on a
      * line (MPI's {@code slots=8}, {@code max_slots=…}) is ignored, with one note: the matrix runs one test per
      * NIC, whatever the slots say.
      *
@@ -53,7 +65,7 @@ public final class HostInput {
                 continue;
             }
             String[] f = line.split("\\s+", 2);
-            names.add(Names.host(f[0], where + " line " + (i + 1)));
+            addEntry(names, f[0], where + " line " + (i + 1));
             if (f.length > 1 && ignored.size() < 3) {
                 ignored.add("line " + (i + 1) + " '" + Names.printable(f[1]) + "'");
             }

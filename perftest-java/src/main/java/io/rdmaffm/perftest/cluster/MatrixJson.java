@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.cluster;
 
 import io.rdmaffm.perftest.doctor.Json;
+import io.rdmaffm.perftest.json.JsonWriter;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Writer;
@@ -11,8 +12,8 @@ import java.util.Map;
 
 /**
  * The matrix's JSON: reading the tools' {@code --out_json} documents, and writing the matrix document (schema
- * {@value #SCHEMA}). The only class of the package that knows a JSON library (today doctor's reader/writer, which
- * also reads), so switching to a shared writer is a change here only.
+ * {@value #SCHEMA}) through the project's {@link JsonWriter}. Apart from {@link DoctorNics} (which reads the
+ * hosts' doctor reports for the discovery stage) the only class of the package that knows JSON.
  *
  * <pre>
  * { "schema": "rdma-ffm.matrix/1",
@@ -74,67 +75,65 @@ public final class MatrixJson {
             tools.add(t);
         }
         m.put("tools", tools);
-        return Json.write(m);
+        return compact(m);
     }
 
     /**
-     * Writes the whole document: plan, summary, hosts and pairs from {@code o}, then the spooled attempts, one
-     * line at a time, so the raw outputs never sit in memory together.
+     * Writes the whole document through one streaming {@link JsonWriter}: plan, summary, hosts and pairs from
+     * {@code o}, then the spooled attempts, one line at a time, so the raw outputs never sit in memory together.
+     * Each pair and each attempt is one compact line of the pretty document.
      */
     public static void write(Writer out, MatrixOutcome o, BufferedReader spool) throws IOException {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("schema", SCHEMA);
-        doc.put("plan", plan(o.plan()));
-        doc.put("summary", summary(o));
-        doc.put("hosts", hosts(o));
-        String head = Json.pretty(doc);
-        // Re-open the closing brace: pairs and attempts follow one line each, never a whole list in memory.
-        out.write(head, 0, head.lastIndexOf('}'));
-        out.write(",\n  \"pairs\": [");
-        OutlierRules rules = OutlierRules.of(o.plan().options());
-        boolean first = true;
+        JsonWriter w = JsonWriter.pretty(out).beginObject();
+        w.name("schema").value(SCHEMA);
+        w.name("plan").any(plan(o.plan()));
+        w.name("summary").any(summary(o));
+        w.name("hosts").any(hosts(o));
+        w.name("pairs").beginArray();
+        OutlierRules rules = OutlierRules.of(o.plan());
         for (PairResult r : o.results()) {
-            out.write(first ? "\n    " : ",\n    ");
-            out.write(Json.write(pair(r, o, rules)));
-            first = false;
+            w.json(compact(pair(r, o, rules)));
+            w.flush();
         }
-        out.write(first ? "],\n" : "\n  ],\n");
-        out.write("  \"attempts\": [");
+        w.endArray().name("attempts").beginArray();
         String line;
-        first = true;
         while (spool != null && (line = spool.readLine()) != null) {
             if (!line.isBlank()) {
-                out.write(first ? "\n    " : ",\n    ");
-                out.write(line);
-                first = false;
+                w.json(line);
+                w.flush();
             }
         }
-        out.write(first ? "]\n}\n" : "\n  ]\n}\n");
+        w.endArray().endObject().flush();
+        out.write('\n');
+    }
+
+    private static String compact(Object value) {
+        return JsonWriter.compact().any(value).toString();
     }
 
     private static Map<String, Object> plan(MatrixPlan p) {
-        MatrixOptions o = p.options();
+        MatrixRequest o = p.request();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("hosts", p.hosts().names());
         m.put("source", p.hosts().source());
         m.put("devices", p.devices());
-        m.put("mode", o.mode.name());
-        m.put("launcher", o.launcher.name().toLowerCase(java.util.Locale.ROOT));
-        m.put("peer", o.peer.name().toLowerCase(java.util.Locale.ROOT));
-        m.put("tools", o.tools);
-        m.put("toolArgs", o.toolArgs);
+        m.put("mode", o.mode().name());
+        m.put("launcher", o.launcher().name().toLowerCase(java.util.Locale.ROOT));
+        m.put("peer", o.peer().name().toLowerCase(java.util.Locale.ROOT));
+        m.put("tools", o.tools());
+        m.put("toolArgs", o.toolArgs());
         m.put("rounds", p.rounds().size());
-        m.put("perTestSeconds", o.perTest.toMillis() / 1000.0);
+        m.put("perTestSeconds", o.perTest().toMillis() / 1000.0);
         m.put("estimateSeconds", p.estimate().toMillis() / 1000.0);
         Map<String, Object> rules = new LinkedHashMap<>();
-        rules.put("bwFractionOfBest", o.bwFractionOfBest);
-        rules.put("latFactorOfBest", o.latFactorOfBest);
-        rules.put("minPercentOfLink", o.minPercentOfLink);
-        rules.put("linkGbps", o.linkGbps);
-        rules.put("retest", o.retest);
+        rules.put("bwFractionOfBest", o.bwFractionOfBest());
+        rules.put("latFactorOfBest", o.latFactorOfBest());
+        rules.put("minPercentOfLink", o.minPercentOfLink());
+        rules.put("linkGbps", p.discovered().linkGbps());
+        rules.put("retest", o.retest());
         m.put("rules", rules);
         m.put("notes", p.notes());
-        m.put("hostInfo", hostInfo(o.discovered));
+        m.put("hostInfo", hostInfo(p.discovered().answers()));
         return m;
     }
 
@@ -160,70 +159,6 @@ public final class MatrixJson {
             m.put(h.host(), hm);
         }
         return m;
-    }
-
-    /**
-     * The devices of a host's {@code rdma-perftest doctor --json} report (schema rdma-ffm.doctor/1): port 1's
-     * state and rate, and the port's share of the {@code pcie-bandwidth} check's modelled throughput (the link's
-     * modelGbps times this port's part of the link's demandGbps, all active ports on it sharing it as the matrix
-     * runs every rail at once).
-     *
-     * @return the devices in the report's (name) order, or null when {@code doc} is not such a report
-     */
-    static List<HostDiscovery.Nic> doctorNics(String doc) {
-        Object parsed;
-        try {
-            parsed = Json.parse(doc);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-        if (!(parsed instanceof Map<?, ?> report) || !(report.get("devices") instanceof List<?> devices)) {
-            return null;
-        }
-        Map<String, Map<?, ?>> pcie = new LinkedHashMap<>();
-        if (report.get("checks") instanceof List<?> checks) {
-            for (Object c : checks) {
-                if (c instanceof Map<?, ?> cm && "pcie-bandwidth".equals(cm.get("id"))
-                        && cm.get("device") instanceof String d && cm.get("numbers") instanceof Map<?, ?> n) {
-                    pcie.put(d, n);
-                }
-            }
-        }
-        List<HostDiscovery.Nic> nics = new ArrayList<>();
-        for (Object o : devices) {
-            if (!(o instanceof Map<?, ?> d) || !(d.get("name") instanceof String name)) {
-                continue;
-            }
-            Map<?, ?> port1 = null;
-            if (d.get("ports") instanceof List<?> ports) {
-                for (Object p : ports) {
-                    if (p instanceof Map<?, ?> pm && number(pm.get("port")) == 1.0) {
-                        port1 = pm;
-                    }
-                }
-            }
-            Double rate = port1 == null ? null : positive(port1.get("rateGbps"));
-            Map<?, ?> n = pcie.get(name);
-            Double share = null;
-            if (n != null && positive(n.get("modelGbps")) != null) {
-                double model = positive(n.get("modelGbps"));
-                Double demand = positive(n.get("demandGbps"));
-                share = rate == null || demand == null || demand <= rate ? model : model * rate / demand;
-            }
-            nics.add(new HostDiscovery.Nic(name, port1 != null && port1.get("state") instanceof String s ? s : null,
-                    rate, share, d.get("pci") instanceof String pci ? pci : null,
-                    d.get("fwVer") instanceof String fw ? fw : null));
-        }
-        return List.copyOf(nics);
-    }
-
-    private static double number(Object o) {
-        return o instanceof Number n ? n.doubleValue() : Double.NaN;
-    }
-
-    private static Double positive(Object o) {
-        double v = number(o);
-        return v > 0 ? v : null;
     }
 
     private static Map<String, Object> summary(MatrixOutcome o) {

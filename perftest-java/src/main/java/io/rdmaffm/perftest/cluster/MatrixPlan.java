@@ -7,16 +7,22 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A checked plan: the hosts, their devices, the rounds, and the estimate printed before anything runs.
+ * A checked plan: the hosts, their devices, the rounds, and the estimate printed before anything runs. The stage
+ * after {@link DiscoveredHosts}; {@link MatrixRun} runs it.
  *
- * @param options the options it was made from
- * @param hosts   the hosts and where they came from
- * @param devices each host's devices, rail i = device i; an empty list means one rail on the tool's default device
- * @param rounds  the rounds of host pairs
- * @param notes   what the user should know before the run (ignored hostfile suffixes, unpaired NICs)
+ * @param request    the request it was made from
+ * @param discovered the hosts and what they said about themselves
+ * @param devices    each host's devices, rail i = device i; an empty list means one rail on the tool's default device
+ * @param rounds     the rounds of host pairs
+ * @param notes      what the user should know before the run (ignored hostfile suffixes, unpaired NICs)
  */
-public record MatrixPlan(MatrixOptions options, HostInput.Hosts hosts, Map<String, List<String>> devices,
+public record MatrixPlan(MatrixRequest request, DiscoveredHosts discovered, Map<String, List<String>> devices,
         List<List<Schedule.HostPair>> rounds, List<String> notes) {
+
+    /** The hosts and where they came from. */
+    public HostInput.Hosts hosts() {
+        return discovered.hosts();
+    }
 
     /** The rail tests of round {@code round} (0-based; retests use numbers past the plan's rounds). */
     public List<RailTest> railTests(int round, List<Schedule.HostPair> pairs) {
@@ -29,7 +35,7 @@ public record MatrixPlan(MatrixOptions options, HostInput.Hosts hosts, Map<Strin
             for (int i = 0; i < rails; i++) {
                 // Alternate port blocks between rounds: a server of the last round that is still being stopped
                 // cannot hold the port the next round's server needs.
-                int port = options.basePort + (round % 2) * stride + i;
+                int port = request.basePort() + (round % 2) * stride + i;
                 tests.add(new RailTest(round, p.server(), p.client(), i, s.isEmpty() ? null : s.get(i),
                         c.isEmpty() ? null : c.get(i), port));
             }
@@ -55,7 +61,7 @@ public record MatrixPlan(MatrixOptions options, HostInput.Hosts hosts, Map<Strin
 
     /** Rail tests the launcher limit lets run at once: two launcher processes each. */
     public int concurrentTests() {
-        return Math.max(1, options.maxConnections / 2);
+        return Math.max(1, request.maxConnections() / 2);
     }
 
     /** Estimated wall time: each round takes one test time per wave of at most {@link #concurrentTests}. */
@@ -64,7 +70,7 @@ public record MatrixPlan(MatrixOptions options, HostInput.Hosts hosts, Map<Strin
         for (List<Schedule.HostPair> r : rounds) {
             waves += waves(r);
         }
-        return options.perTest.multipliedBy(waves);
+        return request.perTest().multipliedBy(waves);
     }
 
     private long waves(List<Schedule.HostPair> round) {
@@ -92,17 +98,17 @@ public record MatrixPlan(MatrixOptions options, HostInput.Hosts hosts, Map<Strin
         if (rails > 1) {
             b.append(" (").append(rails).append(" rails each: up to ").append(most * rails).append(" tests per round)");
         }
-        int n = hosts.names().size();
-        if (options.mode == MatrixOptions.Mode.ALL && n % 2 == 1) {
+        int n = hosts().names().size();
+        if (request.mode() == MatrixRequest.Mode.ALL && n % 2 == 1) {
             b.append(", one host idle per round");
         }
         if (maxWaves > 1) {
             b.append(", rounds split in up to ").append(maxWaves).append(" waves by --max-connections ")
-                    .append(options.maxConnections);
+                    .append(request.maxConnections());
         }
-        b.append(", about ").append(human(estimate())).append(" at ").append(human(options.perTest))
+        b.append(", about ").append(human(estimate())).append(" at ").append(human(request.perTest()))
                 .append(" per test");
-        if (options.retest) {
+        if (request.retest()) {
             b.append(" (plus retests of flagged pairs)");
         }
         return b.toString();

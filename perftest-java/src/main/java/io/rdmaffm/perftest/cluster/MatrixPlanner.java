@@ -12,7 +12,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** Checks {@link MatrixOptions} and makes the {@link MatrixPlan}; every problem is found here, before any launch. */
+/**
+ * Checks a {@link MatrixRequest} and reads its hosts ({@link #hosts}), then makes the {@link MatrixPlan} from
+ * the {@link DiscoveredHosts} ({@link #plan(MatrixRequest, DiscoveredHosts)}); every problem is found here,
+ * before any test is launched.
+ */
 public final class MatrixPlanner {
     /** The perftest tools the matrix can run (the same names in perftest-java and C perftest). */
     static final List<String> TOOLS = List.of("ib_write_bw", "ib_write_lat", "ib_read_bw", "ib_read_lat",
@@ -26,74 +30,90 @@ public final class MatrixPlanner {
     }
 
     /**
-     * @param o      the options
+     * The pipeline's first checks, for a caller that asks the hosts nothing: {@link #hosts} then {@link #plan}
+     * with the request's devices on every host.
+     *
      * @param runner runs {@code scontrol show hostnames} for {@code --slurm}
-     * @return the plan
      * @throws MatrixInputException one line naming the first problem
      */
-    public static MatrixPlan plan(MatrixOptions o, ProcessRunner runner) {
-        HostInput.Hosts hosts = check(o, runner);
-        if (!Double.isNaN(o.minPercentOfLink) && o.linkGbps.isEmpty()) {
-            throw new MatrixInputException("--min-percent-of-link needs each NIC's expected rate");
-        }
-        List<String> notes = new ArrayList<>(hosts.notes());
-        Map<String, List<String>> devices = devices(o, hosts.names(), notes);
-        List<List<Schedule.HostPair>> rounds = switch (o.mode) {
-            case ALL -> Schedule.roundRobin(hosts.names());
-            case QUICK -> Schedule.quick(hosts.names());
-            case PAIRS -> Schedule.greedy(pairs(o, hosts));
-        };
-        if (o.mode == MatrixOptions.Mode.QUICK && hosts.names().size() % 2 == 1) {
-            notes.add("--quick with an odd number of hosts: " + hosts.names().get(hosts.names().size() - 1)
-                    + " is tested with " + hosts.names().get(0) + " in a second round");
-        }
-        MatrixPlan plan = new MatrixPlan(o, hosts, devices, rounds, List.copyOf(notes));
-        if (o.basePort + 2 * plan.maxRails() - 1 > 65535) {
-            throw new MatrixInputException("--base-port " + o.basePort + " leaves no room for " + 2 * plan.maxRails()
-                    + " ports (2 per rail)");
-        }
-        return plan;
+    public static MatrixPlan plan(MatrixRequest o, ProcessRunner runner) {
+        return plan(o, DiscoveredHosts.notAsked(hosts(o, runner)));
     }
 
     /**
      * Everything that can be checked before asking the hosts anything: numbers, tools, the hosts (for
-     * {@code --slurm}: {@code scontrol show hostnames} through {@code runner}) and the pairs file. The caller
-     * may then fill each host's devices and expected rates (e.g. from each host's doctor) and {@link #plan}.
+     * {@code --slurm}: {@code scontrol show hostnames} through {@code runner}, the only time it runs) and the
+     * pairs file. The caller may then ask the hosts ({@link HostDiscovery}) and {@link #plan} with their answers.
      *
      * @return the hosts
      * @throws MatrixInputException one line naming the first problem
      */
-    public static HostInput.Hosts check(MatrixOptions o, ProcessRunner runner) {
+    public static HostInput.Hosts hosts(MatrixRequest o, ProcessRunner runner) {
         checkNumbers(o);
         checkTools(o);
-        HostInput.Hosts hosts = hosts(o, runner);
-        if (o.mode == MatrixOptions.Mode.PAIRS) {
+        HostInput.Hosts hosts = readHosts(o, runner);
+        if (o.mode() == MatrixRequest.Mode.PAIRS) {
             pairs(o, hosts);
         }
         return hosts;
     }
 
-    private static List<Schedule.HostPair> pairs(MatrixOptions o, HostInput.Hosts hosts) {
-        return Schedule.parsePairs(read(o.pairsFile, "--pairs"), hosts.names(), "pairs file " + o.pairsFile);
+    /**
+     * The plan of a checked request ({@link #hosts}) on the hosts as discovered; runs nothing.
+     *
+     * @throws MatrixInputException one line naming the first problem
+     */
+    public static MatrixPlan plan(MatrixRequest o, DiscoveredHosts found) {
+        HostInput.Hosts hosts = found.hosts();
+        if (!Double.isNaN(o.minPercentOfLink()) && found.linkGbps().isEmpty()) {
+            throw new MatrixInputException("--min-percent-of-link needs each NIC's expected rate");
+        }
+        for (Map.Entry<String, Double> e : found.linkGbps().entrySet()) {
+            if (e.getValue() == null || !(e.getValue() > 0)) {
+                throw new MatrixInputException("expected rate of " + Names.printable(e.getKey()) + " must be > 0");
+            }
+        }
+        List<String> notes = new ArrayList<>(hosts.notes());
+        Map<String, List<String>> devices = devices(o, found.devicesByHost(), hosts.names(), notes);
+        List<List<Schedule.HostPair>> rounds = switch (o.mode()) {
+            case ALL -> Schedule.roundRobin(hosts.names());
+            case QUICK -> Schedule.quick(hosts.names());
+            case PAIRS -> Schedule.greedy(pairs(o, hosts));
+        };
+        if (o.mode() == MatrixRequest.Mode.QUICK && hosts.names().size() % 2 == 1) {
+            notes.add("--quick with an odd number of hosts: " + hosts.names().get(hosts.names().size() - 1)
+                    + " is tested with " + hosts.names().get(0) + " in a second round");
+        }
+        MatrixPlan plan = new MatrixPlan(o, found, devices, rounds, List.copyOf(notes));
+        if (o.basePort() + 2 * plan.maxRails() - 1 > 65535) {
+            throw new MatrixInputException("--base-port " + o.basePort() + " leaves no room for "
+                    + 2 * plan.maxRails() + " ports (2 per rail)");
+        }
+        return plan;
     }
 
-    private static HostInput.Hosts hosts(MatrixOptions o, ProcessRunner runner) {
-        int given = (o.hosts != null ? 1 : 0) + (o.hostfile != null ? 1 : 0) + (o.slurm ? 1 : 0);
+    private static List<Schedule.HostPair> pairs(MatrixRequest o, HostInput.Hosts hosts) {
+        return Schedule.parsePairs(read(o.pairsFile(), "--pairs"), hosts.names(), "pairs file " + o.pairsFile());
+    }
+
+    private static HostInput.Hosts readHosts(MatrixRequest o, ProcessRunner runner) {
+        int given = (o.hosts() != null ? 1 : 0) + (o.hostfile() != null ? 1 : 0) + (o.slurm() ? 1 : 0);
         if (given != 1) {
             throw new MatrixInputException(given == 0 ? "no hosts: give --hosts, --hostfile or --slurm"
                     : "give only one of --hosts, --hostfile and --slurm");
         }
-        if (o.hosts != null) {
-            return HostInput.fromList(o.hosts);
+        if (o.hosts() != null) {
+            return HostInput.fromList(o.hosts());
         }
-        if (o.hostfile != null) {
-            return HostInput.fromHostfile(read(o.hostfile, "--hostfile"), o.hostfile.toString());
+        if (o.hostfile() != null) {
+            return HostInput.fromHostfile(read(o.hostfile(), "--hostfile"), o.hostfile().toString());
         }
-        return HostInput.fromSlurm(o.slurmNodelist, runner, Duration.ofSeconds(30));
+        return HostInput.fromSlurm(o.slurmNodelist(), runner, Duration.ofSeconds(30));
     }
 
-    private static Map<String, List<String>> devices(MatrixOptions o, List<String> hosts, List<String> notes) {
-        for (String h : o.devicesByHost.keySet()) {
+    private static Map<String, List<String>> devices(MatrixRequest o, Map<String, List<String>> byHost,
+            List<String> hosts, List<String> notes) {
+        for (String h : byHost.keySet()) {
             if (!hosts.contains(h)) {
                 throw new MatrixInputException("devices given for '" + Names.printable(h)
                         + "', which is not among the hosts");
@@ -101,8 +121,8 @@ public final class MatrixPlanner {
         }
         Map<String, List<String>> out = new LinkedHashMap<>();
         for (String h : hosts) {
-            List<String> given = o.devicesByHost.getOrDefault(h, o.devices);
-            String where = o.devicesByHost.containsKey(h) ? "devices of " + h : "--device";
+            List<String> given = byHost.getOrDefault(h, o.devices());
+            String where = byHost.containsKey(h) ? "devices of " + h : "--device";
             Set<String> seen = new HashSet<>();
             for (String d : given) {
                 Names.device(d, where);
@@ -125,44 +145,39 @@ public final class MatrixPlanner {
         return out;
     }
 
-    private static void checkNumbers(MatrixOptions o) {
-        if (o.basePort < 1 || o.basePort > 65535) {
-            throw new MatrixInputException("invalid --base-port " + o.basePort);
+    private static void checkNumbers(MatrixRequest o) {
+        if (o.basePort() < 1 || o.basePort() > 65535) {
+            throw new MatrixInputException("invalid --base-port " + o.basePort());
         }
-        if (o.maxConnections < 2) {
+        if (o.maxConnections() < 2) {
             throw new MatrixInputException("--max-connections must be at least 2 (a server and a client)");
         }
-        if (o.connectTimeoutSeconds < 1) {
+        if (o.connectTimeoutSeconds() < 1) {
             throw new MatrixInputException("--connect-timeout must be at least 1 s");
         }
-        for (Duration d : List.of(o.perTest, o.listenTimeout, o.testTimeout)) {
+        for (Duration d : List.of(o.perTest(), o.listenTimeout(), o.testTimeout())) {
             if (d == null || d.isNegative() || d.isZero()) {
                 throw new MatrixInputException("timeouts and --per-test must be positive");
             }
         }
-        if (!(o.bwFractionOfBest >= 0 && o.bwFractionOfBest <= 1) && !Double.isNaN(o.bwFractionOfBest)) {
+        if (!(o.bwFractionOfBest() >= 0 && o.bwFractionOfBest() <= 1) && !Double.isNaN(o.bwFractionOfBest())) {
             throw new MatrixInputException("the bandwidth share of the best pair must be within 0..100%");
         }
-        if (!(o.latFactorOfBest >= 1) && !Double.isNaN(o.latFactorOfBest) && o.latFactorOfBest != 0) {
+        if (!(o.latFactorOfBest() >= 1) && !Double.isNaN(o.latFactorOfBest()) && o.latFactorOfBest() != 0) {
             throw new MatrixInputException("the latency factor of the best pair must be at least 1");
         }
-        if (!Double.isNaN(o.minPercentOfLink) && !(o.minPercentOfLink > 0 && o.minPercentOfLink <= 100)) {
-            throw new MatrixInputException("--min-percent-of-link must be within 0..100, got " + o.minPercentOfLink);
-        }
-        for (Map.Entry<String, Double> e : o.linkGbps.entrySet()) {
-            if (e.getValue() == null || !(e.getValue() > 0)) {
-                throw new MatrixInputException("expected rate of " + Names.printable(e.getKey()) + " must be > 0");
-            }
+        if (!Double.isNaN(o.minPercentOfLink()) && !(o.minPercentOfLink() > 0 && o.minPercentOfLink() <= 100)) {
+            throw new MatrixInputException("--min-percent-of-link must be within 0..100, got " + o.minPercentOfLink());
         }
     }
 
-    private static void checkTools(MatrixOptions o) {
+    private static void checkTools(MatrixRequest o) {
         int bw = 0;
         int lat = 0;
-        if (o.tools.isEmpty()) {
+        if (o.tools().isEmpty()) {
             throw new MatrixInputException("no tool to run");
         }
-        for (String t : o.tools) {
+        for (String t : o.tools()) {
             if (!TOOLS.contains(t)) {
                 throw new MatrixInputException("unknown tool '" + Names.printable(t) + "' (one of "
                         + String.join(", ", TOOLS) + ")");
@@ -174,9 +189,9 @@ public final class MatrixPlanner {
             }
         }
         if (bw > 1 || lat > 1) {
-            throw new MatrixInputException("at most one bandwidth and one latency tool, got " + o.tools);
+            throw new MatrixInputException("at most one bandwidth and one latency tool, got " + o.tools());
         }
-        for (String a : o.toolArgs) {
+        for (String a : o.toolArgs()) {
             String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
             if (RESERVED.contains(name)) {
                 throw new MatrixInputException("tool argument " + name + " is set by the matrix for each end");
@@ -185,8 +200,8 @@ public final class MatrixPlanner {
                 throw new MatrixInputException("tool argument '" + Names.printable(a) + "' has control characters");
             }
         }
-        if (o.toolPath != null && !TOOL_PATH.matcher(o.toolPath).matches()) {
-            throw new MatrixInputException("--tool-path '" + Names.printable(o.toolPath)
+        if (o.toolPath() != null && !TOOL_PATH.matcher(o.toolPath()).matches()) {
+            throw new MatrixInputException("--tool-path '" + Names.printable(o.toolPath())
                     + "' is not a plain path (letters, digits, '_', '.', '+', '-', '/'; not starting with '-')");
         }
     }

@@ -22,7 +22,7 @@ public final class MatrixReport {
             for (int rail = 0; rail < o.plan().maxRails(); rail++) {
                 matrix(b, o, hosts, rail);
             }
-            b.append("cells: ").append(cellLegend(o.plan().options())).append('\n');
+            b.append("cells: ").append(cellLegend(o.plan().request())).append('\n');
         } else {
             b.append("(matrix not shown for ").append(hosts.size()).append(" hosts; every pair is in the CSV"
                     + " and JSON)\n");
@@ -82,7 +82,7 @@ public final class MatrixReport {
             String[] row = new String[hosts.size()];
             for (int j = 0; j < hosts.size(); j++) {
                 String c = hosts.get(j);
-                row[j] = a.equals(c) ? "-" : cell(cells.get(a + "\n" + c), o.plan().options());
+                row[j] = a.equals(c) ? "-" : cell(cells.get(a + "\n" + c), o.plan().request());
                 w = Math.max(w, row[j].length());
             }
             rows.add(row);
@@ -101,7 +101,7 @@ public final class MatrixReport {
         }
     }
 
-    private static String cell(PairResult r, MatrixOptions o) {
+    private static String cell(PairResult r, MatrixRequest o) {
         if (r == null) {
             return ".";
         }
@@ -121,17 +121,17 @@ public final class MatrixReport {
         return String.join("/", parts) + mark;
     }
 
-    private static String cellLegend(MatrixOptions o) {
+    private static String cellLegend(MatrixRequest o) {
         String figures = hasBw(o) && hasLat(o) ? "Gb/s/us" : hasBw(o) ? "Gb/s" : "us";
         return figures + "; * flagged, r ok on retest, !KIND failed, . not scheduled";
     }
 
-    private static boolean hasBw(MatrixOptions o) {
-        return o.tools.stream().anyMatch(t -> t.endsWith("_bw"));
+    private static boolean hasBw(MatrixRequest o) {
+        return o.tools().stream().anyMatch(t -> t.endsWith("_bw"));
     }
 
-    private static boolean hasLat(MatrixOptions o) {
-        return o.tools.stream().anyMatch(t -> t.endsWith("_lat"));
+    private static boolean hasLat(MatrixRequest o) {
+        return o.tools().stream().anyMatch(t -> t.endsWith("_lat"));
     }
 
     private static String detail(PairResult r) {
@@ -172,7 +172,7 @@ public final class MatrixReport {
     public static void csv(MatrixOutcome o, Appendable b) throws java.io.IOException {
         b.append("server,server_device,client,client_device,rail,status,bw_gbps,lat_usec,expected_gbps,attempts,"
                 + "first_bw_gbps,first_lat_usec,failure,failure_host,flags,cause,message\n");
-        OutlierRules rules = OutlierRules.of(o.plan().options());
+        OutlierRules rules = OutlierRules.of(o.plan());
         for (PairResult r : o.results()) {
             RailTest t = r.test();
             Attempt a = r.last();

@@ -46,17 +46,17 @@ public final class MatrixRun {
         this.plan = plan;
         this.sink = sink;
         this.progress = progress;
-        this.rules = OutlierRules.of(plan.options());
-        Duration kill = Duration.ofSeconds(plan.options().connectTimeoutSeconds + 5L);
+        this.rules = OutlierRules.of(plan);
+        Duration kill = Duration.ofSeconds(plan.request().connectTimeoutSeconds() + 5L);
         this.live = new RemoteProcesses(launcher, runner, kill);
-        this.pairs = new PairRunner(plan.options(), launcher, runner, live);
-        this.connections = new Semaphore(plan.options().maxConnections, true);
+        this.pairs = new PairRunner(plan.request(), launcher, runner, live);
+        this.connections = new Semaphore(plan.request().maxConnections(), true);
     }
 
     /** The launcher the options ask for. */
-    public static Launcher launcher(MatrixOptions o) {
-        return o.launcher == MatrixOptions.LauncherKind.SRUN ? new SrunLauncher() : new SshLauncher(
-                o.connectTimeoutSeconds);
+    public static Launcher launcher(MatrixRequest o) {
+        return o.launcher() == MatrixRequest.LauncherKind.SRUN ? new SrunLauncher() : new SshLauncher(
+                o.connectTimeoutSeconds());
     }
 
     /** Tests run without a JVM shutdown hook. */
@@ -89,7 +89,7 @@ public final class MatrixRun {
                 firsts.addAll(done);
                 report("round " + (r + 1) + "/" + total, done);
             }
-            Map<RailTest, Attempt> retests = plan.options().retest ? retest(firsts, total) : Map.of();
+            Map<RailTest, Attempt> retests = plan.request().retest() ? retest(firsts, total) : Map.of();
             MatrixOutcome outcome = verdicts(firsts, retests);
             sink.finished(outcome);
             return outcome;
@@ -142,22 +142,8 @@ public final class MatrixRun {
     }
 
     private MatrixOutcome verdicts(List<Attempt> firsts, Map<RailTest, Attempt> retests) {
-        List<Attempt> finals = new ArrayList<>();
-        for (Attempt a : firsts) {
-            finals.add(retests.getOrDefault(a.test(), a));
-        }
-        OutlierRules.Best best = OutlierRules.best(finals);
-        List<PairResult> results = new ArrayList<>();
-        for (Attempt a : firsts) {
-            Attempt again = retests.get(a.test());
-            Attempt last = again != null ? again : a;
-            List<OutlierRules.Flag> flags = rules.flags(last, best);
-            PairResult.Status status = !last.ok() ? PairResult.Status.FAILED
-                    : !flags.isEmpty() ? PairResult.Status.FLAGGED
-                    : again != null ? PairResult.Status.OK_ON_RETEST : PairResult.Status.OK;
-            results.add(new PairResult(a, again, List.copyOf(flags), status));
-        }
-        return new MatrixOutcome(plan, List.copyOf(results), best, HostRollup.of(plan.hosts().names(), results));
+        Verdicts v = Verdicts.judge(plan.hosts().names(), rules, firsts, retests);
+        return new MatrixOutcome(plan, v.results(), v.best(), v.rollup());
     }
 
     /** Runs the tests at once (bounded by the launcher limit); returns their attempts without raw output. */

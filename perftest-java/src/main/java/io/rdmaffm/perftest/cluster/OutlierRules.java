@@ -21,9 +21,11 @@ import java.util.Map;
 public record OutlierRules(double bwFractionOfBest, double latFactorOfBest, double minPercentOfLink,
         Map<String, Double> linkGbps) {
 
-    /** The rules of {@code o}. */
-    public static OutlierRules of(MatrixOptions o) {
-        return new OutlierRules(o.bwFractionOfBest, o.latFactorOfBest, o.minPercentOfLink, Map.copyOf(o.linkGbps));
+    /** The rules of a plan: the request's thresholds, the discovered hosts' expected rates. */
+    public static OutlierRules of(MatrixPlan plan) {
+        MatrixRequest o = plan.request();
+        return new OutlierRules(o.bwFractionOfBest(), o.latFactorOfBest(), o.minPercentOfLink(),
+                Map.copyOf(plan.discovered().linkGbps()));
     }
 
     /** Which rule a figure broke. */

@@ -18,16 +18,16 @@ final class PairRunner {
     /** How long a server whose output ended may take to exit. */
     private static final Duration ENDING = Duration.ofSeconds(1);
 
-    private final MatrixOptions o;
+    private final MatrixRequest o;
     private final Launcher launcher;
     private final ProcessRunner runner;
     private final RemoteProcesses live;
 
     private final Duration grace;
 
-    PairRunner(MatrixOptions o, Launcher launcher, ProcessRunner runner, RemoteProcesses live) {
+    PairRunner(MatrixRequest o, Launcher launcher, ProcessRunner runner, RemoteProcesses live) {
         this.o = o;
-        this.grace = o.listenTimeout.compareTo(GRACE) < 0 ? o.listenTimeout : GRACE;
+        this.grace = o.listenTimeout().compareTo(GRACE) < 0 ? o.listenTimeout() : GRACE;
         this.launcher = launcher;
         this.runner = runner;
         this.live = live;
@@ -38,7 +38,7 @@ final class PairRunner {
         double bw = Double.NaN;
         double lat = Double.NaN;
         List<Attempt.ToolRun> runs = new ArrayList<>();
-        for (String tool : o.tools) {
+        for (String tool : o.tools()) {
             Outcome r = runTool(t, tool);
             if (r.run != null) {
                 runs.add(r.run);
@@ -56,8 +56,8 @@ final class PairRunner {
     }
 
     private Outcome runTool(RailTest t, String tool) throws InterruptedException {
-        long accept = o.listenTimeout.plus(o.testTimeout).toSeconds() + 1;
-        String serverScript = RemoteScript.of(o.peer, o.toolPath, tool, t.serverDevice(), t.port(), o.toolArgs,
+        long accept = o.listenTimeout().plus(o.testTimeout()).toSeconds() + 1;
+        String serverScript = RemoteScript.of(o.peer(), o.toolPath(), tool, t.serverDevice(), t.port(), o.toolArgs(),
                 null, accept);
         ProcessRunner.Running server;
         try {
@@ -66,7 +66,7 @@ final class PairRunner {
             return cannotStart(e);
         }
         try {
-            String listening = server.awaitLine(l -> l.contains(RemoteScript.LISTENING), o.listenTimeout);
+            String listening = server.awaitLine(l -> l.contains(RemoteScript.LISTENING), o.listenTimeout());
             if (listening == null) {
                 return serverNotListening(t, server);
             }
@@ -91,14 +91,14 @@ final class PairRunner {
         }
         live.stop(server);
         return failed(new Failure(Failure.Kind.STALLED, null, "server on " + t.server() + " did not listen within "
-                + MatrixPlan.human(o.listenTimeout)), null);
+                + MatrixPlan.human(o.listenTimeout())), null);
     }
 
     private Outcome runClient(RailTest t, String tool, ProcessRunner.Running server) throws InterruptedException {
-        String script = RemoteScript.of(o.peer, o.toolPath, tool, t.clientDevice(), t.port(), o.toolArgs,
+        String script = RemoteScript.of(o.peer(), o.toolPath(), tool, t.clientDevice(), t.port(), o.toolArgs(),
                 t.server(), 0);
         long start = System.nanoTime();
-        long deadline = start + o.testTimeout.toNanos();
+        long deadline = start + o.testTimeout().toNanos();
         while (true) {
             ProcessRunner.Running client;
             try {
@@ -110,13 +110,13 @@ final class PairRunner {
                 Attempt.ToolRun run = new Attempt.ToolRun(tool, -1, null, ToolOutput.text(client.stdout()));
                 live.stop(client);
                 return failed(new Failure(Failure.Kind.STALLED, null, "no result within "
-                        + MatrixPlan.human(o.testTimeout) + " (client on " + t.client() + " stopped)"), run);
+                        + MatrixPlan.human(o.testTimeout()) + " (client on " + t.client() + " stopped)"), run);
             }
             live.remove(client);
             int rc = client.exitCode();
             String out = client.stdout();
             boolean retry = rc != 0 && RemoteScript.pid(out) > 0 && ToolOutput.refused(out) && server.alive()
-                    && System.nanoTime() - start + RETRY_PAUSE.toNanos() < o.listenTimeout.toNanos();
+                    && System.nanoTime() - start + RETRY_PAUSE.toNanos() < o.listenTimeout().toNanos();
             if (retry) {
                 Thread.sleep(RETRY_PAUSE);
                 continue;
@@ -126,7 +126,7 @@ final class PairRunner {
             if (f != null) {
                 return failed(preferServer(f, t, server), run);
             }
-            ToolOutput.Figures fig = ToolOutput.figures(o.peer, tool.endsWith("_bw"), out);
+            ToolOutput.Figures fig = ToolOutput.figures(o.peer(), tool.endsWith("_bw"), out);
             if (fig == null) {
                 return failed(new Failure(Failure.Kind.NO_RESULT, null, "client on " + t.client()
                         + " exited 0 without figures"), run);
@@ -171,9 +171,9 @@ final class PairRunner {
         String err = p.stderr();
         if (RemoteScript.pid(out) < 0) {
             if (rc == 127 && err.contains(RemoteScript.MISSING_MARK)) {
-                String tool = o.peer == MatrixOptions.Peer.JAVA ? "rdma-perftest" : "C perftest";
+                String tool = o.peer() == MatrixRequest.Peer.JAVA ? "rdma-perftest" : "C perftest";
                 return new Failure(Failure.Kind.TOOL_MISSING, host, tool + " not found on " + host
-                        + (o.toolPath == null ? " (not on PATH)" : " (" + o.toolPath + ")"));
+                        + (o.toolPath() == null ? " (not on PATH)" : " (" + o.toolPath() + ")"));
             }
             String why = ToolOutput.lastLine(err);
             return new Failure(Failure.Kind.UNREACHABLE, host, launcher.name() + " to " + host + " failed (exit " + rc

@@ -40,9 +40,9 @@ public final class RemoteScript {
      * @param acceptSeconds perftest-java server only: its own bound on waiting for the client, so a server the
      *                 driver could not stop still ends by itself
      */
-    public static String of(MatrixOptions.Peer peer, String toolPath, String tool, String device, int port,
+    public static String of(MatrixRequest.Peer peer, String toolPath, String tool, String device, int port,
             List<String> extra, String server, long acceptSeconds) {
-        boolean java = peer == MatrixOptions.Peer.JAVA;
+        boolean java = peer == MatrixRequest.Peer.JAVA;
         String program = java ? (toolPath == null ? "rdma-perftest" : toolPath)
                 : (toolPath == null ? tool : toolPath.replaceAll("/+$", "") + "/" + tool);
         List<String> argv = new ArrayList<>();

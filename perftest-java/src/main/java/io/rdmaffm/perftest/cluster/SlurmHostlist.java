@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Slurm's compressed host list syntax ({@code SLURM_JOB_NODELIST}), expanded in Java for when
- * {@code scontrol show hostnames} is not at hand: {@code node[01-03,07],gpu-a[1-2]} is node01, node02, node03,
+ * Slurm's (and pdsh's) compressed host list syntax, expanded in Java: for {@code SLURM_JOB_NODELIST} when
+ * {@code scontrol show hostnames} is not at hand, and for {@code --hosts} and hostfiles, where a cluster's
+ * admins write the same syntax: {@code node[01-03,07],gpu-a[1-2]} is node01, node02, node03,
  * node07, gpu-a1, gpu-a2. A range keeps the zero padding of its lower bound ({@code [08-10]}: 08, 09, 10);
  * several bracket groups in one name expand left to right, the leftmost varying slowest
  * ({@code r[1-2]n[1-2]}: r1n1, r1n2, r2n1, r2n2), as scontrol prints them. Order and repeats are kept;
@@ -14,6 +15,11 @@ import java.util.List;
 public final class SlurmHostlist {
     /** More names than any real allocation; stops a typo like {@code n[1-99999999]} from filling memory. */
     static final int MAX_HOSTS = 1_000_000;
+    private static final String SLURM = "Slurm host list";
+
+    /** The list being expanded and where it came from: what a message names. */
+    private record Whole(String where, String list) {
+    }
 
     private SlurmHostlist() {
     }
@@ -30,15 +36,30 @@ public final class SlurmHostlist {
         List<String> out = new ArrayList<>();
         for (String item : splitTopLevel(list.strip())) {
             if (item.isEmpty()) {
-                throw new MatrixInputException("Slurm host list '" + Names.printable(list) + "': empty entry");
+                throw new MatrixInputException(SLURM + " '" + Names.printable(list) + "': empty entry");
             }
-            expandInto(item, list, out);
+            expandInto(item, new Whole(SLURM, list), out);
         }
         return out;
     }
 
+    /**
+     * One entry of a list, e.g. {@code node[01-04]} of {@code --hosts} or of a hostfile's line; an entry without
+     * brackets is itself.
+     *
+     * @param item  the entry, not empty
+     * @param where where it came from, for messages, e.g. "--hosts" or "hostfile h.txt line 3"
+     * @return the host names, unchecked
+     * @throws MatrixInputException "WHERE 'ITEM': what is wrong"
+     */
+    static List<String> expandEntry(String item, String where) {
+        List<String> out = new ArrayList<>();
+        expandInto(item, new Whole(where, item), out);
+        return out;
+    }
+
     /** Splits at commas outside brackets. */
-    private static List<String> splitTopLevel(String s) {
+    static List<String> splitTopLevel(String s) {
         List<String> items = new ArrayList<>();
         int depth = 0;
         int start = 0;
@@ -46,7 +67,8 @@ public final class SlurmHostlist {
             char c = s.charAt(i);
             if (c == '[') {
                 depth++;
-            } else if (c == ']') {
+            } else if (c == ']' && depth > 0) {
+                // a stray ']' stays in its entry, which then names it
                 depth--;
             } else if (c == ',' && depth == 0) {
                 items.add(s.substring(start, i));
@@ -57,7 +79,7 @@ public final class SlurmHostlist {
         return items;
     }
 
-    private static void expandInto(String item, String whole, List<String> out) {
+    private static void expandInto(String item, Whole whole, List<String> out) {
         int open = item.indexOf('[');
         int firstClose = item.indexOf(']');
         if (open < 0) {
@@ -87,7 +109,7 @@ public final class SlurmHostlist {
         }
     }
 
-    private static List<String> range(String range, String whole) {
+    private static List<String> range(String range, Whole whole) {
         int dash = range.indexOf('-');
         String lo = dash < 0 ? range : range.substring(0, dash);
         String hi = dash < 0 ? range : range.substring(dash + 1);
@@ -115,14 +137,14 @@ public final class SlurmHostlist {
         return !s.isEmpty() && s.length() <= 18 && s.chars().allMatch(c -> c >= '0' && c <= '9');
     }
 
-    private static void add(List<String> out, String host, String whole) {
+    private static void add(List<String> out, String host, Whole whole) {
         if (out.size() >= MAX_HOSTS) {
             throw bad(whole, "more than " + MAX_HOSTS + " hosts");
         }
         out.add(host);
     }
 
-    private static MatrixInputException bad(String whole, String why) {
-        return new MatrixInputException("Slurm host list '" + Names.printable(whole) + "': " + why);
+    private static MatrixInputException bad(Whole whole, String why) {
+        return new MatrixInputException(whole.where() + " '" + Names.printable(whole.list()) + "': " + why);
     }
 }

@@ -55,8 +55,8 @@ public final class ToolOutput {
      * @param bandwidth whether the tool is a bandwidth tool
      * @param stdout    the client end's standard output
      */
-    public static Figures figures(MatrixOptions.Peer peer, boolean bandwidth, String stdout) {
-        if (peer == MatrixOptions.Peer.JAVA) {
+    public static Figures figures(MatrixRequest.Peer peer, boolean bandwidth, String stdout) {
+        if (peer == MatrixRequest.Peer.JAVA) {
             String doc = json(stdout);
             if (doc == null) {
                 return null;

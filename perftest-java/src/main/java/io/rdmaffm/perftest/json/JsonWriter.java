@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.json;
 
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -7,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A small streaming JSON writer: objects, arrays, strings, numbers, booleans and null, pretty-printed with
@@ -20,6 +22,9 @@ import java.util.Map;
  * fraction when it is integral ({@code 400}, {@code 12.75}); {@link #fixed(double, int)} writes a given
  * number of decimals as C's {@code printf("%.Nf")} does, for figures that must match a table.
  *
+ * <p>A document too large to hold goes to an {@link Appendable} ({@link #pretty(Appendable)}): the caller
+ * {@link #flush()}es it there as it goes, e.g. after each element of a long array.
+ *
  * <pre>{@code
  * String doc = JsonWriter.pretty().beginObject().name("size").value(65536).name("unit").value("usec")
  *         .endObject().toString();
@@ -29,6 +34,7 @@ public final class JsonWriter {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private final StringBuilder out = new StringBuilder();
+    private final Appendable sink;
     private final boolean pretty;
     private final Deque<Scope> scopes = new ArrayDeque<>();
     private boolean afterName;
@@ -44,18 +50,41 @@ public final class JsonWriter {
         }
     }
 
-    private JsonWriter(boolean pretty) {
+    private JsonWriter(boolean pretty, Appendable sink) {
         this.pretty = pretty;
+        this.sink = sink;
     }
 
     /** @return a writer that puts each member on its own line, indented by two spaces a level */
     public static JsonWriter pretty() {
-        return new JsonWriter(true);
+        return new JsonWriter(true, null);
+    }
+
+    /**
+     * @param sink where {@link #flush()} moves what has been written
+     * @return a pretty writer whose document goes to {@code sink} a flush at a time
+     */
+    public static JsonWriter pretty(Appendable sink) {
+        return new JsonWriter(true, Objects.requireNonNull(sink, "sink"));
     }
 
     /** @return a writer without any white space */
     public static JsonWriter compact() {
-        return new JsonWriter(false);
+        return new JsonWriter(false, null);
+    }
+
+    /**
+     * Moves what has been written since the last flush to the sink of {@link #pretty(Appendable)}.
+     *
+     * @throws IOException          when the sink cannot take it
+     * @throws IllegalStateException when this writer has no sink
+     */
+    public void flush() throws IOException {
+        if (sink == null) {
+            throw new IllegalStateException("a writer without a sink keeps its document: use toString()");
+        }
+        sink.append(out);
+        out.setLength(0);
     }
 
     /** @return this; starts an object, as a value or at the top */
@@ -173,6 +202,20 @@ public final class JsonWriter {
         return raw(negative && !s.startsWith("-") ? "-" + s : s);
     }
 
+    /**
+     * Writes a value that is already JSON, as it is: e.g. a compact document read back from a spool file, which
+     * a pretty writer then puts on a line of its own. The caller vouches that it is exactly one JSON value.
+     *
+     * @param json one JSON value, not blank
+     * @return this
+     */
+    public JsonWriter json(String json) {
+        if (json == null || json.isBlank()) {
+            throw new IllegalArgumentException("not a JSON value: " + (json == null ? "null" : "blank"));
+        }
+        return raw(json.strip());
+    }
+
     /** @return this; writes null */
     public JsonWriter nullValue() {
         return raw("null");
@@ -211,7 +254,7 @@ public final class JsonWriter {
         return this;
     }
 
-    /** @return the document written so far */
+    /** @return the document written so far (with a sink: since the last {@link #flush()}) */
     @Override
     public String toString() {
         return out.toString();

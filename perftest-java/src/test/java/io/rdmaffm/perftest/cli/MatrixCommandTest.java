@@ -78,6 +78,8 @@ class MatrixCommandTest {
         refused("--hosts: '-oProxyCommand=x' is not a host name (letters, digits, '-', '_' and dots; no label may"
                 + " start or end with '-')", "--hosts", "-oProxyCommand=x,node2");
         refused("--hosts: empty host name", "--hosts", "node1,,node2");
+        refused("--hosts 'node[04-01]': range 04-01 runs backwards", "--hosts", "node[04-01]");
+        refused("--hosts: host 'node02' is given twice", "--hosts", "node[01-03],node02");
         refused("give only one of --hosts, --hostfile and --slurm", "--hosts", "a,b", "--slurm");
         Path empty = Files.writeString(dir.resolve("empty"), "# no hosts yet\n\n");
         refused("hostfile " + empty + ": no hosts in it", "--hostfile", empty.toString());
@@ -150,6 +152,39 @@ class MatrixCommandTest {
         assertTrue(r.out().contains("!UNREACHABLE"), r.out());
         assertTrue(r.out().contains("nosuch1: HOST_FAILED - unreachable: ssh to nosuch1 failed (exit 255)"), r.out());
         assertFalse(r.out().contains("Exception"), r.out());
+    }
+
+    /** The hosts are read once, whether or not they are then asked for their devices: scontrol runs once. */
+    @Test
+    void theSlurmAllocationIsExpandedOnce() {
+        for (boolean ask : new boolean[] {true, false}) {
+            List<List<String>> scontrol = Collections.synchronizedList(new ArrayList<>());
+            List<List<String>> asked = Collections.synchronizedList(new ArrayList<>());
+            ProcessRunner cluster = command -> {
+                if (command.getFirst().equals("scontrol")) {
+                    scontrol.add(command);
+                    return new ExitedRunning(0, "node1\nnode2\n", "");
+                }
+                if (command.getLast().contains("doctor --json")) {
+                    asked.add(command);
+                }
+                return new ExitedRunning(255, "", "ssh: connect to host: No route to host\n");
+            };
+            List<String> args = new ArrayList<>(List.of("matrix", "--slurm", "--tools", "ib_write_lat",
+                    "--no-retest"));
+            if (!ask) {
+                args.addAll(List.of("--device", "mlx5_0"));
+            }
+            Run r = run(c -> {
+                c.runner = cluster;
+                c.env = Map.of("SLURM_JOB_NODELIST", "node[1-2]");
+            }, args.toArray(String[]::new));
+            assertEquals(2, r.code(), r.out() + r.err());
+            assertTrue(r.out().startsWith((ask ? "matrix: asking 2 hosts" : "matrix: 2 hosts from SLURM_JOB_NODELIST")),
+                    r.out());
+            assertEquals(List.of(List.of("scontrol", "show", "hostnames", "node[1-2]")), scontrol, "asked: " + ask);
+            assertEquals(ask ? 2 : 0, asked.size(), "each host asked once for its devices, or none with --device");
+        }
     }
 
     /** A process that has already ended. */

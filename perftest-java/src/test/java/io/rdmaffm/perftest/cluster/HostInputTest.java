@@ -58,6 +58,40 @@ class HostInputTest {
     }
 
     @Test
+    void listsAndHostfilesTakeBracketRanges() {
+        assertEquals(List.of("node01", "node02", "node03", "node04"), HostInput.fromList("node[01-04]").names());
+        assertEquals(List.of("n08", "n09", "n10", "n12", "login"), HostInput.fromList("n[08-10,12], login").names());
+        assertEquals(List.of("r1n1", "r1n2", "r2n1", "r2n2", "gpu-a1-ib", "gpu-a2-ib"),
+                HostInput.fromList("r[1-2]n[1-2],gpu-a[1-2]-ib").names(), "several groups, a suffix");
+        assertEquals("--hosts", HostInput.fromList("node[1-2]").source());
+        HostInput.Hosts f = HostInput.fromHostfile("# rack 1\nnode[01-03] slots=8\nlogin\n", "h");
+        assertEquals(List.of("node01", "node02", "node03", "login"), f.names());
+        assertEquals(List.of("hostfile h: ignored what follows the host name (line 2 'slots=8'): the matrix runs"
+                + " one test per NIC"), f.notes());
+    }
+
+    @Test
+    void refusesBadBracketRangesInOneLine() {
+        assertEquals("--hosts 'node[04-01]': range 04-01 runs backwards", message(() -> HostInput.fromList(
+                "node[04-01]")));
+        assertEquals("--hosts 'node[1-3,a': unbalanced brackets in 'node[1-3,a'", message(() -> HostInput.fromList(
+                "node[1-3,a")));
+        assertEquals("--hosts 'n[x-2]': 'x-2' is not a number or a range like 01-04", message(() -> HostInput.fromList(
+                "a,n[x-2]")));
+        assertEquals("--hosts 'n1]': ']' without '['", message(() -> HostInput.fromList("n1],b")));
+        assertEquals("--hosts: host 'n1' is given twice", message(() -> HostInput.fromList("n1,n[1-2]")));
+        assertEquals("--hosts: 'n1-' is not a host name (letters, digits, '-', '_' and dots; no label may start or"
+                + " end with '-')", message(() -> HostInput.fromList("n[1-2]-,b")));
+        assertEquals("--hosts: a matrix needs at least two hosts, got 1 (n1)", message(() -> HostInput.fromList(
+                "n[1-1]")));
+        assertEquals("hostfile h line 2 'b[2-1]': range 2-1 runs backwards",
+                message(() -> HostInput.fromHostfile("a\nb[2-1]\n", "h")));
+        for (String bad : List.of("node[04-01]", "n[", "n[]", "n[1[2]]", "n[1-99999999]")) {
+            assertTrue(!message(() -> HostInput.fromList(bad)).contains("\n"), bad);
+        }
+    }
+
+    @Test
     void slurmUsesScontrolThroughTheRunner() {
         FakeRunner runner = new FakeRunner(cmd -> FakeRunner.Reply.ok("gpu01\ngpu02\ngpu03\n"));
         HostInput.Hosts h = HostInput.fromSlurm("gpu[01-03]", runner, Duration.ofSeconds(1));

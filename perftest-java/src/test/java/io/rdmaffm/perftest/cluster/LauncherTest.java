@@ -43,14 +43,14 @@ class LauncherTest {
     @Test
     void scriptsForBothEndsAndBothPeers() {
         List<String> extra = List.of("-s", "65536", "-x", "3");
-        assertEquals(CLIENT_SCRIPT, RemoteScript.of(MatrixOptions.Peer.JAVA, null, "ib_write_bw", "mlx5_0", 18515,
+        assertEquals(CLIENT_SCRIPT, RemoteScript.of(MatrixRequest.Peer.JAVA, null, "ib_write_bw", "mlx5_0", 18515,
                 extra, "node01", 0));
-        assertEquals(SERVER_SCRIPT, RemoteScript.of(MatrixOptions.Peer.JAVA, null, "ib_write_bw", "mlx5_0", 18515,
+        assertEquals(SERVER_SCRIPT, RemoteScript.of(MatrixRequest.Peer.JAVA, null, "ib_write_bw", "mlx5_0", 18515,
                 extra, null, 151));
-        assertEquals(C_CLIENT_SCRIPT, RemoteScript.of(MatrixOptions.Peer.C, "/opt/perftest/bin/", "ib_read_lat",
+        assertEquals(C_CLIENT_SCRIPT, RemoteScript.of(MatrixRequest.Peer.C, "/opt/perftest/bin/", "ib_read_lat",
                 "mlx5_1", 18516, List.of(), "node02", 0));
         // No device: the tool's default device, no -d at all.
-        assertTrue(RemoteScript.of(MatrixOptions.Peer.C, null, "ib_send_bw", null, 18515, List.of(), null, 0)
+        assertTrue(RemoteScript.of(MatrixRequest.Peer.C, null, "ib_send_bw", null, 18515, List.of(), null, 0)
                 .contains("\nib_send_bw -p 18515 2>&1 &\n"));
     }
 
@@ -84,7 +84,7 @@ class LauncherTest {
 
     @Test
     void hostileToolArgumentsAreQuoted() {
-        String s = RemoteScript.of(MatrixOptions.Peer.JAVA, null, "ib_write_bw", null, 1, List.of("$(reboot)",
+        String s = RemoteScript.of(MatrixRequest.Peer.JAVA, null, "ib_write_bw", null, 1, List.of("$(reboot)",
                 "a'b", "`id`;x", "*", "~"), null, 1);
         assertTrue(s.contains(" '$(reboot)' 'a'\\''b' '`id`;x' '*' '~' 2>&1 &"), s);
         assertEquals("plain-word_1.2/x:y", Names.quote("plain-word_1.2/x:y"));

@@ -69,8 +69,8 @@ class MatrixRunTest {
         }
     }
 
-    static MatrixOptions options(String hosts) {
-        MatrixOptions o = new MatrixOptions();
+    static MatrixRequest.Builder options(String hosts) {
+        MatrixRequest.Builder o = MatrixRequest.builder();
         o.hosts = hosts;
         o.listenTimeout = Duration.ofMillis(300);
         o.testTimeout = Duration.ofMillis(500);
@@ -83,8 +83,8 @@ class MatrixRunTest {
         Cluster cluster = new Cluster();
         cluster.slowHosts.add("d");
         FakeRunner runner = new FakeRunner(cluster::reply);
-        MatrixOptions o = options("a,b,c,d,e,f");
-        MatrixPlan plan = MatrixPlanner.plan(o, runner);
+        MatrixRequest.Builder o = options("a,b,c,d,e,f");
+        MatrixPlan plan = MatrixPlanner.plan(o.build(), runner);
         List<String> progress = new ArrayList<>();
         FileSink sink = new FileSink(dir.resolve("m.json"), dir.resolve("m.csv"));
         MatrixRun run = new MatrixRun(plan, new SshLauncher(3), runner, sink, progress::add).withoutShutdownHook();
@@ -200,15 +200,15 @@ class MatrixRunTest {
         Cluster slow = new Cluster();
         slow.slowHosts.add("c");
         FakeRunner runner = new FakeRunner(slow::reply);
-        MatrixOutcome out = new MatrixRun(MatrixPlanner.plan(options("a,c,d"), runner), new SshLauncher(3), runner,
-                MatrixSink.none(), Progress.none()).withoutShutdownHook().run();
+        MatrixOutcome out = new MatrixRun(MatrixPlanner.plan(options("a,c,d").build(), runner), new SshLauncher(3),
+                runner, MatrixSink.none(), Progress.none()).withoutShutdownHook().run();
         assertEquals(1, out.exitCode(), MatrixReport.text(out));
         assertEquals(HostRollup.Verdict.NODE, verdict(out, "c"));
 
         FakeRunner good = new FakeRunner(new Cluster()::reply);
-        MatrixOptions o = options("c,d,g,h");
-        MatrixOutcome fine = new MatrixRun(MatrixPlanner.plan(o, good), new SshLauncher(3), good, MatrixSink.none(),
-                Progress.none()).withoutShutdownHook().run();
+        MatrixRequest.Builder o = options("c,d,g,h");
+        MatrixOutcome fine = new MatrixRun(MatrixPlanner.plan(o.build(), good), new SshLauncher(3), good,
+                MatrixSink.none(), Progress.none()).withoutShutdownHook().run();
         assertEquals(0, fine.exitCode());
         assertEquals(6, fine.count(PairResult.Status.OK));
         assertEquals(6 * 2 * 2, good.commands().size(), "6 pairs x 2 tools x 2 ends, no retest");
@@ -222,10 +222,10 @@ class MatrixRunTest {
             boolean client = script.contains(" -p 18515 h0 2>&1 &") || script.contains(" -p 18515 h1 2>&1 &");
             return FakeRunner.Reply.ok(client ? "@rdma-matrix pid 9\n" + capture : LISTEN);
         });
-        MatrixOptions o = options("h0,h1");
-        o.peer = MatrixOptions.Peer.C;
+        MatrixRequest.Builder o = options("h0,h1");
+        o.peer = MatrixRequest.Peer.C;
         o.tools = List.of("ib_write_bw");
-        MatrixOutcome out = new MatrixRun(MatrixPlanner.plan(o, runner), new SrunLauncher(), runner,
+        MatrixOutcome out = new MatrixRun(MatrixPlanner.plan(o.build(), runner), new SrunLauncher(), runner,
                 MatrixSink.none(), Progress.none()).withoutShutdownHook().run();
         assertEquals(PairResult.Status.OK, out.results().getFirst().status());
         assertEquals(32.26 * 1048576 * 8 / 1e9, out.results().getFirst().last().bwGbps(), 1e-9);

@@ -29,13 +29,13 @@ class PairRunnerTest {
     }
 
     private static Run run(Launcher launcher, Function<List<String>, FakeRunner.Reply> script) throws Exception {
-        MatrixOptions o = new MatrixOptions();
+        MatrixRequest.Builder o = MatrixRequest.builder();
         o.tools = List.of("ib_write_bw");
         o.listenTimeout = Duration.ofMillis(1200);
         o.testTimeout = Duration.ofMillis(300);
         FakeRunner runner = new FakeRunner(script);
         RemoteProcesses live = new RemoteProcesses(launcher, runner, Duration.ofSeconds(1));
-        Attempt a = new PairRunner(o, launcher, runner, live).run(T, 1);
+        Attempt a = new PairRunner(o.build(), launcher, runner, live).run(T, 1);
         return new Run(a, runner, live);
     }
 
@@ -115,7 +115,7 @@ class PairRunnerTest {
 
     @Test
     void afterStopAllNoEndIsStarted() throws Exception {
-        MatrixOptions o = new MatrixOptions();
+        MatrixRequest o = MatrixRequest.builder().build();
         FakeRunner runner = new FakeRunner(cmd -> FakeRunner.Reply.hang(LISTEN));
         Launcher ssh = new SshLauncher(1);
         RemoteProcesses live = new RemoteProcesses(ssh, runner, Duration.ofSeconds(1));

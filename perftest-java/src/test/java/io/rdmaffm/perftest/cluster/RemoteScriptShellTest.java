@@ -54,7 +54,7 @@ class RemoteScriptShellTest {
     @Test
     void argumentsArriveByteForByteThroughSshAndSrunQuoting() throws Exception {
         Path t = tool(ECHO_TOOL);
-        String script = RemoteScript.of(MatrixOptions.Peer.JAVA, t.toString(), "ib_write_bw", "mlx5_0", 18515,
+        String script = RemoteScript.of(MatrixRequest.Peer.JAVA, t.toString(), "ib_write_bw", "mlx5_0", 18515,
                 HOSTILE, "node01", 0);
         String sshRemoteCommand = new SshLauncher(5).command("node01", script).getLast();
         List<String> srun = new SrunLauncher().command("node01", script);
@@ -73,7 +73,7 @@ class RemoteScriptShellTest {
             assertEquals("node01", seen.getLast());
             assertTrue(RemoteScript.pid(stdout) > 0, stdout);
             assertEquals("{\"results\": {\"BW_average\": 97.5, \"BW_unit\": \"Gb/sec\"}}", ToolOutput.json(stdout));
-            ToolOutput.Figures f = ToolOutput.figures(MatrixOptions.Peer.JAVA, true, stdout);
+            ToolOutput.Figures f = ToolOutput.figures(MatrixRequest.Peer.JAVA, true, stdout);
             assertNotNull(f);
             assertEquals(97.5, f.bwGbps(), 1e-9);
         }
@@ -91,7 +91,7 @@ class RemoteScriptShellTest {
 
     @Test
     void aMissingToolExits127WithItsMark() throws Exception {
-        String script = RemoteScript.of(MatrixOptions.Peer.JAVA, dir.resolve("nope").toString(), "ib_write_bw",
+        String script = RemoteScript.of(MatrixRequest.Peer.JAVA, dir.resolve("nope").toString(), "ib_write_bw",
                 null, 18515, List.of(), null, 10);
         ProcessRunner.Finished f = new LocalProcessRunner().run(List.of("sh", "-c", script), Duration.ofSeconds(20));
         assertEquals(127, f.exitCode());
@@ -126,7 +126,7 @@ class RemoteScriptShellTest {
         };
         LocalProcessRunner runner = new LocalProcessRunner();
         RemoteProcesses live = new RemoteProcesses(local, runner, Duration.ofSeconds(10));
-        String script = RemoteScript.of(MatrixOptions.Peer.JAVA, dir.resolve("rdma-perftest").toString(),
+        String script = RemoteScript.of(MatrixRequest.Peer.JAVA, dir.resolve("rdma-perftest").toString(),
                 "ib_write_bw", null, 18515, List.of(), null, 10);
         ProcessRunner.Running p = runner.start(local.command("h", script));
         live.add(p, "h");

@@ -3,7 +3,6 @@ package io.rdmaffm.perftest.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -57,23 +56,38 @@ class RulesAndRollupTest {
         assertTrue(Double.isNaN(r.expectedGbps(unknown.test())));
     }
 
-    private static PairResult verdict(Attempt a, OutlierRules.Best best) {
-        List<OutlierRules.Flag> flags = CLUSTERKIT.flags(a, best);
-        return new PairResult(a, null, flags, !a.ok() ? PairResult.Status.FAILED
-                : flags.isEmpty() ? PairResult.Status.OK : PairResult.Status.FLAGGED);
-    }
-
+    /** The production verdict stage, every attempt a first one, no retests. */
     private static HostRollup.Rollup rollup(List<String> hosts, List<Attempt> attempts) {
-        OutlierRules.Best best = OutlierRules.best(attempts);
-        List<PairResult> results = new ArrayList<>();
-        for (Attempt a : attempts) {
-            results.add(verdict(a, best));
-        }
-        return HostRollup.of(hosts, results);
+        return Verdicts.judge(hosts, CLUSTERKIT, attempts, Map.of()).rollup();
     }
 
     private static HostRollup.Verdict of(HostRollup.Rollup r, String host) {
         return r.ends().stream().filter(e -> e.host().equals(host)).findFirst().orElseThrow().verdict();
+    }
+
+    @Test
+    void verdictsJudgeTheLastAttemptAgainstTheBestOfTheLastAttempts() {
+        Attempt ab = ok("a", "b", 50, 2);
+        Attempt ac = failed("a", "c", Failure.Kind.STALLED, "c");
+        Attempt bc = ok("b", "c", 98, 2);
+        Attempt ad = ok("a", "d", 60, 2);
+        Attempt abAgain = new Attempt(ab.test(), 2, null, 97, 2, List.of());
+        Attempt acAgain = new Attempt(ac.test(), 2, null, 99, 2, List.of());
+        Attempt adAgain = new Attempt(ad.test(), 2, null, 61, 2, List.of());
+        Verdicts v = Verdicts.judge(List.of("a", "b", "c", "d"), CLUSTERKIT, List.of(ab, ac, bc, ad),
+                Map.of(ab.test(), abAgain, ac.test(), acAgain, ad.test(), adAgain));
+        assertEquals(new OutlierRules.Best(99, 2), v.best(), "the best of the last attempts, retests included");
+        assertEquals(List.of(PairResult.Status.OK_ON_RETEST, PairResult.Status.OK_ON_RETEST, PairResult.Status.OK,
+                PairResult.Status.FLAGGED), v.results().stream().map(PairResult::status).toList());
+        assertEquals(ab, v.results().getFirst().first());
+        assertEquals(abAgain, v.results().getFirst().last());
+        assertEquals(null, v.results().get(2).retest());
+        assertEquals(List.of(OutlierRules.Rule.BW_BELOW_BEST), rules(v.results().get(3).flags()));
+        Verdicts failedAgain = Verdicts.judge(List.of("a", "c"), CLUSTERKIT, List.of(ac),
+                Map.of(ac.test(), new Attempt(ac.test(), 2, new Failure(Failure.Kind.UNREACHABLE, "c", "down"),
+                        Double.NaN, Double.NaN, List.of())));
+        assertEquals(PairResult.Status.FAILED, failedAgain.results().getFirst().status());
+        assertEquals(HostRollup.Verdict.HOST_FAILED, of(failedAgain.rollup(), "c"));
     }
 
     @Test

@@ -29,7 +29,7 @@ class ToolOutputTest {
     @Test
     void javaJsonInMegabytesIsConvertedToGigabits() {
         String out = javaEnd(" #bytes ...\n", resource("/cluster/write_bw.json"));
-        ToolOutput.Figures f = ToolOutput.figures(MatrixOptions.Peer.JAVA, true, out);
+        ToolOutput.Figures f = ToolOutput.figures(MatrixRequest.Peer.JAVA, true, out);
         // 11680.25 MB/s with perftest's MB = 2^20 bytes: 11680.25 * 1048576 * 8 / 1e9 Gb/s.
         assertEquals(97.98, f.bwGbps(), 0.005);
         assertTrue(Double.isNaN(f.latUsec()));
@@ -39,35 +39,35 @@ class ToolOutputTest {
 
     @Test
     void javaLatencyUsesTypical() {
-        ToolOutput.Figures f = ToolOutput.figures(MatrixOptions.Peer.JAVA, false,
+        ToolOutput.Figures f = ToolOutput.figures(MatrixRequest.Peer.JAVA, false,
                 javaEnd("", resource("/cluster/write_lat.json")));
         assertEquals(1.82, f.latUsec(), 1e-9);
-        ToolOutput.Figures d = ToolOutput.figures(MatrixOptions.Peer.JAVA, false,
+        ToolOutput.Figures d = ToolOutput.figures(MatrixRequest.Peer.JAVA, false,
                 javaEnd("", "{\"results\": {\"MsgSize\": 2, \"t_avg\": 3.5, \"tps_average\": 1.0}}"));
         assertEquals(3.5, d.latUsec(), 1e-9, "duration mode has t_avg only");
     }
 
     @Test
     void javaWithoutFiguresGivesNone() {
-        assertNull(ToolOutput.figures(MatrixOptions.Peer.JAVA, true, "@rdma-matrix pid 1\n"));
-        assertNull(ToolOutput.figures(MatrixOptions.Peer.JAVA, true, javaEnd("", "")));
-        assertNull(ToolOutput.figures(MatrixOptions.Peer.JAVA, true, javaEnd("", "{not json")));
-        assertNull(ToolOutput.figures(MatrixOptions.Peer.JAVA, true, javaEnd("", "{\"test_info\": {}}")));
+        assertNull(ToolOutput.figures(MatrixRequest.Peer.JAVA, true, "@rdma-matrix pid 1\n"));
+        assertNull(ToolOutput.figures(MatrixRequest.Peer.JAVA, true, javaEnd("", "")));
+        assertNull(ToolOutput.figures(MatrixRequest.Peer.JAVA, true, javaEnd("", "{not json")));
+        assertNull(ToolOutput.figures(MatrixRequest.Peer.JAVA, true, javaEnd("", "{\"test_info\": {}}")));
     }
 
     @Test
     void cTextFromRealCaptures() {
-        ToolOutput.Figures bw = ToolOutput.figures(MatrixOptions.Peer.C, true,
+        ToolOutput.Figures bw = ToolOutput.figures(MatrixRequest.Peer.C, true,
                 RemoteScript.PID_MARK + " 7\n" + resource("/captures/write_bw.client.out"));
         // 32.26 MB/sec in the capture.
         assertEquals(32.26 * 1048576 * 8 / 1e9, bw.bwGbps(), 1e-9);
         assertNull(bw.json());
-        ToolOutput.Figures lat = ToolOutput.figures(MatrixOptions.Peer.C, false,
+        ToolOutput.Figures lat = ToolOutput.figures(MatrixRequest.Peer.C, false,
                 resource("/captures/write_lat.client.out"));
         assertEquals(616.72, lat.latUsec(), 1e-9);
-        assertNull(ToolOutput.figures(MatrixOptions.Peer.C, true, resource("/captures/write_lat.client.out")),
+        assertNull(ToolOutput.figures(MatrixRequest.Peer.C, true, resource("/captures/write_lat.client.out")),
                 "a latency table has no bandwidth");
-        assertNull(ToolOutput.figures(MatrixOptions.Peer.C, false, resource("/captures/write_bw.server.out")),
+        assertNull(ToolOutput.figures(MatrixRequest.Peer.C, false, resource("/captures/write_bw.server.out")),
                 "a BW table is no latency");
     }
 

@@ -135,4 +135,19 @@ class JsonWriterTest {
             assertThrows(IllegalStateException.class, () -> b.accept(JsonWriter.pretty()));
         }
     }
+
+    @Test
+    void aSinkTakesTheDocumentAFlushAtATimeWithJsonValuesAsTheyAre() throws java.io.IOException {
+        StringBuilder sink = new StringBuilder();
+        JsonWriter w = JsonWriter.pretty(sink).beginObject().name("a").beginArray();
+        w.flush();
+        assertEquals("{\n  \"a\": [", sink.toString());
+        assertEquals("", w.toString(), "flushed text leaves the writer");
+        w.json(" {\"x\":1}\n").json("[2]").endArray().endObject().flush();
+        assertEquals("{\n  \"a\": [\n    {\"x\":1},\n    [2]\n  ]\n}", sink.toString());
+        assertThrows(IllegalStateException.class, () -> JsonWriter.pretty().flush(), "no sink to flush to");
+        assertThrows(IllegalArgumentException.class, () -> JsonWriter.compact().json(" "));
+        assertThrows(IllegalStateException.class, () -> JsonWriter.compact().beginObject().json("1"),
+                "a JSON value in an object needs a name too");
+    }
 }
