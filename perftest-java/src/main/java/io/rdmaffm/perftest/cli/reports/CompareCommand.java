@@ -86,8 +86,7 @@ public final class CompareCommand implements Callable<Integer> {
         List<RunDocument> runsB = RunFiles.read(b);
         List<Comparison.Line> lines = Comparison.compare(runsA, runsB, only);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(CompareText.render(lines, ComparePage.names(runsA), ComparePage.names(runsB), runsA.size(),
-                runsB.size()));
+        out.print(CompareText.render(lines, runsA, runsB));
         if (html != null) {
             RunFiles.write(html, ComparePage.render(lines, runsA, runsB));
             out.println();

@@ -49,6 +49,10 @@ public final class ComparePage {
         body.append("<h2 id=\"setup\">Setups</h2>\n").append(setupTable(a.get(0), b.get(0)));
         body.append("<h2 id=\"figures\">Figures</h2>\n<p class=\"note\">")
                 .append(Html.esc(CompareText.noiseNote(lines, a.size(), b.size()))).append("</p>\n");
+        String precision = CompareText.precisionNote(a, b);
+        if (precision != null) {
+            body.append("<p class=\"note\">").append(Html.esc(precision)).append("</p>\n");
+        }
         body.append(table(lines));
         String lead = "A: " + Html.esc(names(a)) + "<br>B: " + Html.esc(names(b))
                 + "<br>Ratio B/A of the means. Made by <code>rdma-perftest compare</code>.";

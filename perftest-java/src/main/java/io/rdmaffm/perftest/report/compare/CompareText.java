@@ -3,6 +3,7 @@ package io.rdmaffm.perftest.report.compare;
 import io.rdmaffm.perftest.report.compare.Comparison.Line;
 import io.rdmaffm.perftest.report.compare.Comparison.Verdict;
 import io.rdmaffm.perftest.report.html.Html;
+import io.rdmaffm.perftest.report.model.RunDocument;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +32,41 @@ public final class CompareText {
         }
         return "noise: " + NO_REPEATS + " (give each side several runs: --a A1.json A2.json --b B1.json B2.json)"
                 + (runsA > 1 || runsB > 1 ? "; only one side has repeats" : "");
+    }
+
+    /**
+     * The text of a comparison of these runs: {@link #render(List, String, String, int, int)} with the files as
+     * the sides' names, and a line naming the files that hold only the table's rounded figures.
+     */
+    public static String render(List<Line> lines, List<RunDocument> a, List<RunDocument> b) {
+        String text = render(lines, ComparePage.names(a), ComparePage.names(b), a.size(), b.size());
+        String note = precisionNote(a, b);
+        if (note == null) {
+            return text;
+        }
+        int afterHeader = text.indexOf('\n', text.indexOf('\n', text.indexOf('\n') + 1) + 1) + 1;
+        return text.substring(0, afterHeader) + note + '\n' + text.substring(afterHeader);
+    }
+
+    /**
+     * Null when every row of every run has full-precision figures; else one line naming the files written before
+     * the run document kept them, whose figures are the table's rounded ones (a 2 B row's 0.04 MB/sec), so a
+     * ratio of small figures there measures the rounding as much as the runs.
+     */
+    public static String precisionNote(List<RunDocument> a, List<RunDocument> b) {
+        List<String> rounded = new ArrayList<>();
+        for (List<RunDocument> side : List.of(a, b)) {
+            for (RunDocument run : side) {
+                if (!run.exactFigures()) {
+                    rounded.add((side == a ? "A: " : "B: ") + run.label());
+                }
+            }
+        }
+        if (rounded.isEmpty()) {
+            return null;
+        }
+        return "precision: " + String.join(", ", rounded) + " hold only the table's rounded figures (written "
+                + "before the run document kept exact ones): B/A of small figures there reflects the rounding";
     }
 
     /**
