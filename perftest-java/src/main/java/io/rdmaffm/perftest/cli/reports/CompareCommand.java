@@ -85,6 +85,10 @@ public final class CompareCommand implements Callable<Integer> {
         List<RunDocument> runsA = RunFiles.read(a);
         List<RunDocument> runsB = RunFiles.read(b);
         List<Comparison.Line> lines = Comparison.compare(runsA, runsB, only);
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException("nothing to compare: the runs have no rows"
+                    + (only.isEmpty() ? "" : " with " + String.join(", ", metrics)));
+        }
         PrintWriter out = spec.commandLine().getOut();
         out.print(CompareText.render(lines, runsA, runsB));
         if (html != null) {
