@@ -64,7 +64,7 @@ class ExactFiguresTest {
         Comparison.Line line = Comparison.compare(List.of(a), List.of(b), Set.of(Metric.BW_AVERAGE)).get(0);
         assertEquals(0.0381 / 0.0123, line.ratio(), 1e-12, "the rounded figures (0.01, 0.04) would give 4.000");
         assertNull(CompareText.precisionNote(List.of(a), List.of(b)));
-        assertFalse(CompareText.render(List.of(line), List.of(a), List.of(b)).contains("precision:"));
+        assertFalse(CompareText.render(List.of(line), List.of(a), List.of(b), Comparison.DEFAULT_MIN_EFFECT).contains("precision:"));
     }
 
     @Test
@@ -79,7 +79,7 @@ class ExactFiguresTest {
         RunDocument now = RunReader.parse(twoByteRun(0.0381, false), "now.json");
         List<Comparison.Line> lines = Comparison.compare(List.of(old), List.of(now), Set.of(Metric.BW_AVERAGE));
         assertEquals(0.0381 / 0.01, lines.get(0).ratio(), 1e-12);
-        String text = CompareText.render(lines, List.of(old), List.of(now));
+        String text = CompareText.render(lines, List.of(old), List.of(now), Comparison.DEFAULT_MIN_EFFECT);
         List<String> head = text.lines().limit(4).toList();
         assertTrue(head.get(3).startsWith("precision: A: old hold only the table's rounded figures"), text);
         assertFalse(head.get(3).contains("now"), text);

@@ -39,6 +39,11 @@ public final class ComparePage {
      * @return the HTML document
      */
     public static String render(List<Line> lines, List<RunDocument> a, List<RunDocument> b) {
+        return render(lines, a, b, Comparison.DEFAULT_MIN_EFFECT);
+    }
+
+    /** As {@link #render(List, List, List)}, naming the minimum effect ({@code minEffect}, a fraction) used. */
+    public static String render(List<Line> lines, List<RunDocument> a, List<RunDocument> b, double minEffect) {
         StringBuilder body = new StringBuilder();
         List<SvgPlot> plots = RunPlots.all(plotRuns(a, b));
         if (!plots.isEmpty()) {
@@ -48,7 +53,7 @@ public final class ComparePage {
         }
         body.append("<h2 id=\"setup\">Setups</h2>\n").append(setupTable(a.get(0), b.get(0)));
         body.append("<h2 id=\"figures\">Figures</h2>\n<p class=\"note\">")
-                .append(Html.esc(CompareText.noiseNote(lines, a.size(), b.size()))).append("</p>\n");
+                .append(Html.esc(CompareText.noiseNote(lines, a.size(), b.size(), minEffect))).append("</p>\n");
         String precision = CompareText.precisionNote(a, b);
         if (precision != null) {
             body.append("<p class=\"note\">").append(Html.esc(precision)).append("</p>\n");

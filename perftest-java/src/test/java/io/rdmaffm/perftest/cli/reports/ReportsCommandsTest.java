@@ -147,5 +147,14 @@ class ReportsCommandsTest {
         Result stdout = run(new CompareCommand(), fixture("bw_sweep_ib.json"), fixture("bw_sweep_roce.json"),
                 "--html", "-");
         assertEquals(2, stdout.exit());
+        Result effect = run(new CompareCommand(), fixture("bw_sweep_ib.json"), fixture("bw_sweep_roce.json"),
+                "--min-effect", "-1");
+        assertEquals(2, effect.exit());
+        assertTrue(effect.err().startsWith("--min-effect must be a percentage from 0 up to 100, got -1.0"),
+                effect.err());
+        Result kinds = run(new CompareCommand(), fixture("bw_sweep_ib.json"), fixture("send_lat_ib.json"));
+        assertEquals(2, kinds.exit(), kinds.out());
+        assertEquals("", kinds.out());
+        assertTrue(kinds.err().startsWith("compare: error: cannot compare bandwidth runs (A: "), kinds.err());
     }
 }
