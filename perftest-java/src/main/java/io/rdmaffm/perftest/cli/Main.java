@@ -68,7 +68,7 @@ public final class Main implements Runnable {
             case "report" -> new io.rdmaffm.perftest.cli.reports.ReportCommand();
             case "compare" -> new io.rdmaffm.perftest.cli.reports.CompareCommand();
             case "help" -> new CommandLine.HelpCommand();
-            case "generate-completion" -> new picocli.AutoComplete.GenerateCompletion();
+            case "generate-completion" -> new CompletionCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };
     }
