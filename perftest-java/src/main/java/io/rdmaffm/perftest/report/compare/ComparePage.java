@@ -13,8 +13,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The HTML form of a comparison: both sides' curves on one plot per figure (A in the first colour, B in the
- * second, repeats dashed), where the sides' setups differ, and the table with the beyond-noise lines marked.
+ * The HTML form of a comparison: the ratio B/A per size ({@link RatioPlot}), then both sides' curves on one plot
+ * per figure (A in the first colour, B in the second, repeats dashed), where the sides' setups differ, and the
+ * table with the beyond-noise lines marked.
  */
 public final class ComparePage {
     private ComparePage() {
@@ -45,7 +46,9 @@ public final class ComparePage {
     /** As {@link #render(List, List, List)}, naming the minimum effect ({@code minEffect}, a fraction) used. */
     public static String render(List<Line> lines, List<RunDocument> a, List<RunDocument> b, double minEffect) {
         StringBuilder body = new StringBuilder();
-        List<SvgPlot> plots = RunPlots.all(plotRuns(a, b));
+        List<SvgPlot> plots = new ArrayList<>();
+        RatioPlot.of(lines).ifPresent(plots::add);
+        plots.addAll(RunPlots.all(plotRuns(a, b)));
         if (!plots.isEmpty()) {
             body.append("<h2 id=\"plots\">Plots</h2>\n<div class=\"plots\">\n");
             plots.forEach(p -> body.append(p.render()));

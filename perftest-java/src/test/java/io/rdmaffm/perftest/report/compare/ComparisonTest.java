@@ -219,6 +219,14 @@ class ComparisonTest {
         for (PlotsInHtml.SeriesInfo s : bw.series()) {
             assertEquals(ReportFixtures.SWEEP_ROWS, s.dataPoints());
         }
+        // The ratio B/A per size, one series per test and metric, every two-sided line a point.
+        PlotsInHtml.PlotInfo ratio = PlotsInHtml.read(html).get("ratio");
+        assertEquals(List.of("RDMA_Write_BW_Test BW average", "RDMA_Write_BW_Test BW peak",
+                "RDMA_Write_BW_Test msg rate"), ratio.series().stream().map(PlotsInHtml.SeriesInfo::label).toList());
+        assertEquals(lines.stream().filter(l -> l.ratio() != null).count(),
+                ratio.series().stream().mapToInt(PlotsInHtml.SeriesInfo::dataPoints).sum());
+        assertTrue(html.indexOf("data-plot=\"ratio\"") < html.indexOf("data-plot=\"bandwidth\""), "ratio first");
+        assertTrue(html.contains("B/A 0.833"), "the 2 B BW average point's tooltip");
         long beyond = lines.stream().filter(l -> l.verdict() == Verdict.BEYOND_NOISE).count();
         assertEquals(beyond, PlotsInHtml.count(html, "data-verdict=\"beyond-noise\" class=\"beyond\""));
         assertEquals(lines.size(), PlotsInHtml.count(html, "<tr data-test=\"RDMA_Write_BW_Test\""));
