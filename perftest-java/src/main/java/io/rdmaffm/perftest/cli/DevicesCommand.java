@@ -31,7 +31,7 @@ final class DevicesCommand implements Callable<Integer> {
         PrintStream out = System.out;
         List<RdmaDevice> devices = RdmaDevice.list();
         if (devices.isEmpty()) {
-            System.err.println("devices: no RDMA devices found. For Soft-RoCE on a kernel with rdma_rxe: "
+            System.err.println("devices: error: no RDMA devices found. For Soft-RoCE on a kernel with rdma_rxe: "
                     + "sudo scripts/softroce-up.sh; on a kernel without it: scripts/rxe-vm.sh -- <command>");
             return 2;
         }
@@ -46,7 +46,7 @@ final class DevicesCommand implements Callable<Integer> {
             }
         }
         if (!found) {
-            System.err.println("devices: no RDMA device named '" + device + "'");
+            System.err.println("devices: error: no RDMA device named '" + device + "'");
             return 2;
         }
         return 0;

@@ -20,13 +20,15 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code doctor}: checks NIC↔PCIe matching, GPU↔NIC topology and RoCE readiness from sysfs alone.
- * Exit 0 when everything is OK (or not applicable), 1 when the worst verdict is WARN, 2 on any FAIL or
- * bad input.
+ * Exit 0 when everything is OK (or not applicable), 1 when the worst verdict is WARN or a device could not be
+ * checked at all, 2 on any FAIL (a host without RDMA devices is one, unless {@code --allow-no-devices}) or bad
+ * input.
  */
 @Command(name = "doctor",
         mixinStandardHelpOptions = true,
         description = {"Check NIC/PCIe matching, GPU-NIC topology and RoCE readiness from sysfs (no root needed).",
-                "Exit status: 0 all OK, 1 worst is WARN, 2 any FAIL or bad input."})
+                "Exit status: 0 all OK, 1 worst is WARN or a device could not be checked, 2 any FAIL (no RDMA "
+                        + "device is one, unless --allow-no-devices) or bad input."})
 public final class DoctorCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -50,6 +52,10 @@ public final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--counters", paramLabel = "SECONDS",
             description = "Sample hw_counters/ and counters/ twice, SECONDS apart, and show trouble deltas.")
     Integer counters;
+
+    @Option(names = "--allow-no-devices",
+            description = "A host without RDMA devices is expected: report it as N/A instead of FAIL.")
+    boolean allowNoDevices;
 
     @Option(names = "--debug", description = "Print stack traces of unexpected errors.")
     boolean debug;
@@ -76,7 +82,7 @@ public final class DoctorCommand implements Callable<Integer> {
             pfc = live ? DcbPfcProbe.forLiveHost()
                     : PfcProbe.unavailable("PFC is not in sysfs and dcb is only asked about the live host");
         }
-        DoctorReport report = Doctor.examine(Topology.read(fs), device, pfc);
+        DoctorReport report = Doctor.examine(Topology.read(fs), device, pfc, allowNoDevices);
         if (counters != null) {
             report = report.withCounters(CounterDeltas.sample(fs, report.devices(), Duration.ofSeconds(counters),
                     sleeper));

@@ -47,11 +47,7 @@ public final class Main implements Runnable {
         }
         cl.setExecutionExceptionHandler(new ErrorHandler());
         // Bad input: one line naming the problem, like perftest, not the whole usage text.
-        cl.setParameterExceptionHandler((ex, args) -> {
-            CommandLine c = ex.getCommandLine();
-            c.getErr().println(c.getCommandName() + ": " + ex.getMessage() + " (see " + c.getCommandName() + " --help)");
-            return ErrorHandler.EXIT_FAILURE;
-        });
+        cl.setParameterExceptionHandler(new ParameterErrors());
         return cl;
     }
 
@@ -72,7 +68,7 @@ public final class Main implements Runnable {
             case "report" -> new io.rdmaffm.perftest.cli.reports.ReportCommand();
             case "compare" -> new io.rdmaffm.perftest.cli.reports.CompareCommand();
             case "help" -> new CommandLine.HelpCommand();
-            case "generate-completion" -> new picocli.AutoComplete.GenerateCompletion();
+            case "generate-completion" -> new CompletionCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };
     }

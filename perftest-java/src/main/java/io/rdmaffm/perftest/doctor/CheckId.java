@@ -18,6 +18,8 @@ public enum CheckId {
     ROCE_LOSSLESS("roce-lossless"),
     /** Port state and rate. */
     PORT_STATE("port-state"),
+    /** Whether there is anything to check: no RDMA device (or none listable) is a FAIL, not a pass. */
+    RDMA_DEVICES("rdma-devices"),
     /** Fabric guidance from GPU model and NIC speed; advice only, never a FAIL. */
     FABRIC_ADVICE("fabric-advice");
 

@@ -41,16 +41,39 @@ public final class Doctor {
      * @throws IllegalArgumentException when {@code deviceFilter} names no device
      */
     public static DoctorReport examine(Topology topo, String deviceFilter, PfcProbe pfc) {
-        return new Doctor(topo, pfc).run(deviceFilter);
+        return examine(topo, deviceFilter, pfc, false);
     }
 
-    private DoctorReport run(String deviceFilter) {
+    /**
+     * Examines a topology.
+     *
+     * @param allowNoDevices a host without RDMA devices is expected ({@code --allow-no-devices}): the
+     *                       {@code rdma-devices} check is N/A instead of FAIL
+     * @return the report
+     * @throws IllegalArgumentException when {@code deviceFilter} names no device
+     */
+    public static DoctorReport examine(Topology topo, String deviceFilter, PfcProbe pfc, boolean allowNoDevices) {
+        return new Doctor(topo, pfc).run(deviceFilter, allowNoDevices);
+    }
+
+    private DoctorReport run(String deviceFilter, boolean allowNoDevices) {
         List<SysfsRdmaDevice> shown = shown(deviceFilter);
         List<String> problems = new ArrayList<>();
+        String none = null;
         if (topo.devicesProblem() != null) {
-            problems.add("cannot list RDMA devices: " + topo.devicesProblem());
+            none = "cannot list RDMA devices: " + topo.devicesProblem();
         } else if (topo.devices().isEmpty()) {
-            problems.add("no RDMA devices under /sys/class/infiniband");
+            none = "no RDMA devices under /sys/class/infiniband";
+        }
+        CheckResult nothingToCheck = null;
+        if (none != null) {
+            problems.add(none);
+            nothingToCheck = allowNoDevices
+                    ? new CheckResult(CheckId.RDMA_DEVICES, null, null, Verdict.NA, none
+                            + " (expected: --allow-no-devices)", Numbers.NONE)
+                    : new CheckResult(CheckId.RDMA_DEVICES, null, null, Verdict.FAIL, none
+                            + ": nothing was checked (load a driver, e.g. modprobe rdma_rxe and rdma link add; "
+                            + "or --allow-no-devices on a host that has none)", Numbers.NONE);
         }
         List<GpuChoice> gpus = gpuChoices();
         List<Check<SysfsRdmaDevice>> deviceChecks = List.of(new PcieBandwidthCheck(topo), new PcieDowntrainedCheck(),
@@ -71,6 +94,9 @@ public final class Doctor {
                     results.add(c.examine(dp));
                 }
             }
+        }
+        if (nothingToCheck != null) {
+            results.add(nothingToCheck);
         }
         results.add(new FabricAdviceCheck(gpus).examine(topo));
         return new DoctorReport(topo, shown, gpus, results, null, problems);

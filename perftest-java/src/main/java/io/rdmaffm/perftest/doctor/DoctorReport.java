@@ -3,6 +3,7 @@ package io.rdmaffm.perftest.doctor;
 import io.rdmaffm.verbs.topology.SysfsRdmaDevice;
 import io.rdmaffm.verbs.topology.Topology;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -42,9 +43,34 @@ public record DoctorReport(Topology topology, List<SysfsRdmaDevice> devices, Lis
         return new DoctorReport(topology, devices, gpus, results, c, problems);
     }
 
-    /** @return the worst verdict; {@link Verdict#NA} counts as fine and advisory checks never raise it */
+    /**
+     * The devices on which no check could be made: every (non-advisory) result for them is N/A, so their OK
+     * would be a pass nothing measured.
+     *
+     * @return their names, in report order
+     */
+    public List<String> unchecked() {
+        List<String> out = new ArrayList<>();
+        for (SysfsRdmaDevice d : devices) {
+            boolean measured = false;
+            for (CheckResult r : results) {
+                if (d.name().equals(r.device()) && !r.advisory() && r.verdict() != Verdict.NA) {
+                    measured = true;
+                }
+            }
+            if (!measured) {
+                out.add(d.name());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @return the worst verdict; {@link Verdict#NA} counts as fine and advisory checks never raise it, but a
+     *         device on which nothing could be checked ({@link #unchecked()}) makes it at least WARN
+     */
     public Verdict worst() {
-        Verdict w = Verdict.OK;
+        Verdict w = unchecked().isEmpty() ? Verdict.OK : Verdict.WARN;
         for (CheckResult r : results) {
             if (!r.advisory() && r.verdict().compareTo(w) > 0) {
                 w = r.verdict();
@@ -53,7 +79,7 @@ public record DoctorReport(Topology topology, List<SysfsRdmaDevice> devices, Lis
         return w;
     }
 
-    /** @return 0 when all is OK or N/A, 1 when the worst is WARN, 2 on any FAIL */
+    /** @return 0 when all is OK or N/A, 1 when the worst is WARN (or a device was not checked), 2 on any FAIL */
     public int exitCode() {
         return worst().exitCode();
     }

@@ -82,8 +82,14 @@ public final class ReportWriter {
         }
         b.append("\nsummary: ").append(r.count(Verdict.OK)).append(" OK, ").append(r.count(Verdict.WARN))
                 .append(" WARN, ").append(r.count(Verdict.FAIL)).append(" FAIL, ").append(r.count(Verdict.NA))
-                .append(" N/A; worst ").append(r.worst().label()).append(" (exit ").append(r.exitCode()).append(")\n");
+                .append(" N/A; ").append(uncheckedNote(r)).append("worst ").append(r.worst().label()).append(" (exit ").append(r.exitCode()).append(")\n");
         return printable(b);
+    }
+
+    /** {@code not checked: a, b (every check N/A); } or nothing. */
+    private static String uncheckedNote(DoctorReport r) {
+        List<String> u = r.unchecked();
+        return u.isEmpty() ? "" : "not checked: " + String.join(", ", u) + " (every check N/A); ";
     }
 
     /**
@@ -161,6 +167,7 @@ public final class ReportWriter {
         for (Verdict v : new Verdict[] {Verdict.OK, Verdict.WARN, Verdict.FAIL, Verdict.NA}) {
             w.name(v.label()).value(r.count(v));
         }
+        w.name("unchecked").any(r.unchecked());
         w.name("worst").value(r.worst().label());
         w.name("exitCode").value(r.exitCode());
         w.endObject();

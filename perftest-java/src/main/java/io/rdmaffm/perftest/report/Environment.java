@@ -21,11 +21,14 @@ import java.util.List;
  * @param jvm         {@code java.vm.name}
  * @param jvmFlags    the JVM's input arguments
  * @param toolVersion perftest-java's version
+ * @param toolCommit  the git commit it was built from, or null when unknown ({@link BuildInfo})
+ * @param toolDirty   whether that build's tree differed from the commit, or null when unknown
  * @param date        the start of the run (UTC, whole seconds)
  * @param clock       what timed the measured loops, e.g. "cycle counter at 2.100000 GHz" or "System.nanoTime"
  */
 public record Environment(String host, String kernel, String cpuModel, int cpus, String javaVersion, String jvm,
-                          List<String> jvmFlags, String toolVersion, Instant date, String clock) {
+                          List<String> jvmFlags, String toolVersion, String toolCommit, Boolean toolDirty,
+                          Instant date, String clock) {
 
     public Environment {
         jvmFlags = List.copyOf(jvmFlags);
@@ -33,11 +36,11 @@ public record Environment(String host, String kernel, String cpuModel, int cpus,
 
     /** This JVM's environment, dated {@code start}, its loops timed by {@code clock}. */
     public static Environment capture(Instant start, String clock) {
-        String version = Environment.class.getPackage().getImplementationVersion();
+        BuildInfo build = BuildInfo.CURRENT;
         return new Environment(hostName(), System.getProperty("os.version"), readCpuModel(),
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.runtime.version"),
                 System.getProperty("java.vm.name"), ManagementFactory.getRuntimeMXBean().getInputArguments(),
-                version == null ? "development build" : version, start.truncatedTo(ChronoUnit.SECONDS), clock);
+                build.version(), build.commit(), build.dirty(), start.truncatedTo(ChronoUnit.SECONDS), clock);
     }
 
     private static String hostName() {

@@ -20,7 +20,8 @@ import java.util.Map;
  *   "results": { ...the last row, as perftest keeps it... },
  *   "all_results": [ ...every row (several with -a)... ] }
  * </pre>
- * Numbers carry the decimals the table shows.
+ * perftest's figures carry the decimals the table shows; each row's {@code exact} object ({@link ExactFigures})
+ * has them at full precision with the counts, bytes and seconds they come from.
  */
 public final class JsonReport {
     private JsonReport() {
@@ -57,11 +58,12 @@ public final class JsonReport {
         JsonWriter w = start(info, parameters, prov);
         if (!rows.isEmpty()) {
             w.name("results");
-            bwRow(w, rows.get(rows.size() - 1), unit, extra(extras, rows.size() - 1), prov, false);
+            bwRow(w, rows.get(rows.size() - 1), unit, info.bidirectional(), extra(extras, rows.size() - 1), prov,
+                    false);
         }
         w.name("all_results").beginArray();
         for (int i = 0; i < rows.size(); i++) {
-            bwRow(w, rows.get(i), unit, extra(extras, i), prov, true);
+            bwRow(w, rows.get(i), unit, info.bidirectional(), extra(extras, i), prov, true);
         }
         w.endArray();
         return end(w, prov);
@@ -104,6 +106,7 @@ public final class JsonReport {
         w.name("t_avg").fixed(d.avgUsec(), 2);
         w.name("tps_average").fixed(d.tps(), 2);
         w.name("unit").value("usec");
+        ExactFigures.latencyDuration(w, iters, d);
         RunDocumentParts.window(w, RunDocumentParts.windowOf(prov.windows(), extras));
         w.endObject();
         return end(w, prov);
@@ -178,7 +181,8 @@ public final class JsonReport {
         }
     }
 
-    private static void bwRow(JsonWriter w, BwReport r, BwUnit unit, RowExtras x, Provenance prov, boolean all) {
+    private static void bwRow(JsonWriter w, BwReport r, BwUnit unit, boolean bidirectional, RowExtras x,
+            Provenance prov, boolean all) {
         boolean ext = unit == BwUnit.GB_PER_SEC && r.bwAvg() < 0.1;
         w.beginObject();
         w.name("MsgSize").value(r.size());
@@ -187,6 +191,7 @@ public final class JsonReport {
         w.name("BW_average").fixed(r.bwAvg(), ext ? 6 : 2);
         w.name("MsgRate").fixed(r.msgRate(), 6);
         w.name("BW_unit").value(unit.label());
+        ExactFigures.bandwidth(w, r, unit, bidirectional);
         extras(w, x, prov, all, false);
         w.endObject();
     }
@@ -204,6 +209,7 @@ public final class JsonReport {
         w.name("percentile_99").fixed(r.p99(), 2);
         w.name("percentile_99.9").fixed(r.p999(), 2);
         w.name("unit").value("usec");
+        ExactFigures.latency(w, row);
         extras(w, x, prov, all, true);
         w.endObject();
     }

@@ -39,6 +39,13 @@ final class RunDocumentParts {
         }
         w.endArray();
         w.name("tool_version").value(e.toolVersion());
+        w.name("tool_commit").value(e.toolCommit());
+        w.name("tool_dirty");
+        if (e.toolDirty() == null) {
+            w.nullValue();
+        } else {
+            w.value(e.toolDirty().booleanValue());
+        }
         w.name("date").value(e.date().toString());
         w.name("clock").value(e.clock());
         w.endObject();

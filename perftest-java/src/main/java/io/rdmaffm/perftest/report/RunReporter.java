@@ -139,7 +139,8 @@ public final class RunReporter {
                 histogram.copy()));
         Path hgrm = latency.hgrmFile();
         if (hgrm != null) {
-            HgrmWriter.write(histogram, latency.hgrmPerSize() ? Path.of(hgrm + "." + size) : hgrm);
+            HgrmWriter.write(histogram, HgrmWriter.Samples.of(tposted, iters, verb.latencyRttFactor(), res.tMax()),
+                    latency.hgrmPerSize() ? Path.of(hgrm + "." + size) : hgrm);
         }
     }
 

@@ -62,6 +62,25 @@ class DoctorCommandTest {
     }
 
     @Test
+    void aHostWithoutDevicesFailsUnlessThatIsExpected() throws java.io.IOException {
+        Path empty = java.nio.file.Files.createDirectories(dir.resolve("empty/sys/class/infiniband"))
+                .getParent().getParent().getParent();
+        Run none = run("doctor", "--sysfs-root", empty.toString());
+        assertEquals(2, none.code(), none.out());
+        assertTrue(none.out().contains("FAIL  rdma-devices      no RDMA devices under /sys/class/infiniband"),
+                none.out());
+        assertTrue(none.out().contains("worst FAIL (exit 2)"), none.out());
+        Run json = run("doctor", "--json", "--sysfs-root", empty.toString());
+        assertEquals(2, json.code());
+        Map<?, ?> summary = (Map<?, ?>) ((Map<?, ?>) Json.parse(json.out())).get("summary");
+        assertEquals(2.0, summary.get("exitCode"));
+        assertEquals("FAIL", summary.get("worst"));
+        Run allowed = run("doctor", "--allow-no-devices", "--sysfs-root", empty.toString());
+        assertEquals(0, allowed.code(), allowed.out());
+        assertTrue(allowed.out().contains("N/A   rdma-devices"), allowed.out());
+    }
+
+    @Test
     void jsonFollowsTheDocumentedSchema() {
         Path root = Hosts.dualPort100gGen3(dir).root();
         Run r = run("doctor", "--json", "--sysfs-root", root.toString());

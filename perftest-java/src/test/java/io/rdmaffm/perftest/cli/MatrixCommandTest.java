@@ -130,7 +130,7 @@ class MatrixCommandTest {
     void picocliConversionErrorsAreOneLineToo() {
         Run r = run(c -> { }, "matrix", "--hosts", "a,b", "--base-port", "many");
         assertEquals(2, r.code());
-        assertEquals("matrix: Invalid value for option '--base-port': 'many' is not an int (see matrix --help)\n",
+        assertEquals("matrix: error: option '--base-port' wants a whole number, got 'many' (see matrix --help)\n",
                 r.err());
         assertTrue(r.launched().isEmpty());
     }

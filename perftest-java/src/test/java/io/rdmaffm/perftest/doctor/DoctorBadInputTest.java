@@ -15,6 +15,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,13 +30,43 @@ class DoctorBadInputTest {
     }
 
     @Test
-    void emptyRootReportsNoDevicesAndExitsZero() {
+    void noDeviceIsAFailNotAPass() throws IOException {
         DoctorReport r = examine(new Sysfs(dir));
         assertTrue(r.devices().isEmpty());
         assertEquals("cannot list RDMA devices: /sys/class/infiniband: missing", r.problems().getFirst());
         assertVerdict(Verdict.NA, check(r, CheckId.FABRIC_ADVICE, null, null));
+        CheckResult none = check(r, CheckId.RDMA_DEVICES, null, null);
+        assertVerdict(Verdict.FAIL, none);
+        assertTrue(none.reason().startsWith("cannot list RDMA devices: /sys/class/infiniband: missing: nothing was "
+                + "checked"), none.reason());
+        assertEquals(Verdict.FAIL, r.worst());
+        assertEquals(2, r.exitCode());
+        String human = ReportWriter.human(r);
+        assertTrue(human.contains("note: cannot list RDMA devices"), human);
+        assertTrue(human.endsWith("worst FAIL (exit 2)\n"), human);
+        assertTrue(ReportWriter.json(r).contains("\"exitCode\": 2"), ReportWriter.json(r));
+
+        Files.createDirectories(dir.resolve("sys/class/infiniband"));
+        DoctorReport empty = examine(new Sysfs(dir));
+        assertTrue(check(empty, CheckId.RDMA_DEVICES, null, null).reason()
+                .startsWith("no RDMA devices under /sys/class/infiniband"));
+        assertEquals(2, empty.exitCode());
+    }
+
+    @Test
+    void allowNoDevicesMakesAnEmptyHostNotApplicable() {
+        DoctorReport r = Doctor.examine(Topology.read(new Sysfs(dir)), null, PfcProbe.unavailable("tests"), true);
+        CheckResult none = check(r, CheckId.RDMA_DEVICES, null, null);
+        assertVerdict(Verdict.NA, none);
+        assertTrue(none.reason().endsWith("(expected: --allow-no-devices)"), none.reason());
         assertEquals(0, r.exitCode());
-        assertTrue(ReportWriter.human(r).contains("note: cannot list RDMA devices"));
+    }
+
+    @Test
+    void aHostWithDevicesHasNoRdmaDevicesLine() {
+        DoctorReport r = examine(new Sysfs(Hosts.h100(dir).root()));
+        assertTrue(r.results().stream().noneMatch(c -> c.check() == CheckId.RDMA_DEVICES));
+        assertTrue(r.unchecked().isEmpty());
     }
 
     @Test
@@ -50,7 +81,13 @@ class DoctorBadInputTest {
         assertVerdict(Verdict.NA, gid);
         assertTrue(gid.reason().contains("link layer unknown"), gid.reason());
         assertVerdict(Verdict.NA, check(r, CheckId.PCIE_BANDWIDTH, "mlx5_0", null));
-        assertEquals(0, r.exitCode());
+        // Every check of the only device is N/A: nothing was measured, so the summary says so and it is no pass.
+        assertEquals(List.of("mlx5_0"), r.unchecked());
+        assertEquals(Verdict.WARN, r.worst());
+        assertEquals(1, r.exitCode());
+        assertTrue(ReportWriter.human(r).contains("N/A; not checked: mlx5_0 (every check N/A); worst WARN (exit 1)"),
+                ReportWriter.human(r));
+        assertTrue(ReportWriter.json(r).contains("\"unchecked\": [\n      \"mlx5_0\"\n    ]"), ReportWriter.json(r));
     }
 
     @Test

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** What a tool writes with {@code --out_json} is what {@code report} and {@code compare} read back. */
 class RunDocumentRoundTripTest {
     private static final Environment ENV = new Environment("host-a", "6.1.0", "Some CPU", 2, "25+36", "OpenJDK VM",
-            List.of("-XX:+UseSerialGC"), "0.1.0", Instant.parse("2026-12-03T10:15:30Z"),
+            List.of("-XX:+UseSerialGC"), "0.1.0", "0123456789abcdef0123456789abcdef01234567", true, Instant.parse("2026-12-03T10:15:30Z"),
             "cycle counter at 2.100000 GHz");
     private static final DeviceProvenance DEV = new DeviceProvenance("mlx5_0", 1, false, "28.39.1002", "InfiniBand",
             "ACTIVE", "200 Gb/sec (4X HDR)", 200.0, 4096, -1, null, null, 0,
@@ -66,6 +66,8 @@ class RunDocumentRoundTripTest {
         assertEquals("host-a", doc.environment().host());
         assertEquals(List.of("-XX:+UseSerialGC"), doc.environment().jvmFlags());
         assertEquals("cycle counter at 2.100000 GHz", doc.environment().clock());
+        assertEquals("0123456789abcdef0123456789abcdef01234567", doc.environment().toolCommit());
+        assertEquals(Boolean.TRUE, doc.environment().toolDirty());
         assertEquals(200.0, doc.device().portRateGbps());
         assertEquals(220.5, doc.device().pcie().modelGbps());
         Row row = doc.rows().get(0);

@@ -21,12 +21,12 @@ import picocli.CommandLine.Parameters;
  * {@code compare A.json B.json [--html out.html]}, or {@code compare --a A1.json A2.json --b B1.json B2.json}:
  * per test, size and metric the two sides' figures, the ratio B/A and a mark where the difference is beyond the
  * sides' own spread over their repeats. Text on standard output; with {@code --html} also an HTML page with both
- * curves on one plot. Exit 0, or 2 with one line on bad input.
+ * curves on one plot. Exit 0, or 2 with one line on bad input (bandwidth against latency runs, nothing in common).
  */
 @Command(name = "compare",
         mixinStandardHelpOptions = true,
         description = {"Compare two runs (or two sets of repeated runs) per test, size and metric: B/A, and a mark "
-                + "where the difference is beyond the runs' own noise.",
+                + "where the difference is beyond the runs' own noise and at least --min-effect.",
                 "Exit status: 0 compared, 2 bad input."})
 public final class CompareCommand implements Callable<Integer> {
 
@@ -56,6 +56,11 @@ public final class CompareCommand implements Callable<Integer> {
                     + "t_avg, t_min, t_max, percentile_99, percentile_99.9, tps_average.")
     List<String> metrics;
 
+    @Option(names = "--min-effect", paramLabel = "PERCENT", defaultValue = "2",
+            description = "Mark a difference only when B/A differs from 1 by at least PERCENT, besides being beyond "
+                    + "the noise (0 marks every difference beyond the noise). Default: ${DEFAULT-VALUE}")
+    double minEffectPercent;
+
     @Option(names = "--debug", description = "Print stack traces of unexpected errors.")
     boolean debug;
 
@@ -81,15 +86,24 @@ public final class CompareCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--html needs a file name (the text goes to standard output)");
         }
+        if (!(minEffectPercent >= 0 && minEffectPercent < 100)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--min-effect must be a percentage from 0 up to 100, got " + minEffectPercent);
+        }
+        double minEffect = minEffectPercent / 100;
         Set<Metric> only = metricSet();
         List<RunDocument> runsA = RunFiles.read(a);
         List<RunDocument> runsB = RunFiles.read(b);
-        List<Comparison.Line> lines = Comparison.compare(runsA, runsB, only);
+        List<Comparison.Line> lines = Comparison.compare(runsA, runsB, only, minEffect);
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException("nothing to compare: the runs have no rows"
+                    + (only.isEmpty() ? "" : " with " + String.join(", ", metrics)));
+        }
+        Comparison.requireComparable(runsA, runsB, lines);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(CompareText.render(lines, ComparePage.names(runsA), ComparePage.names(runsB), runsA.size(),
-                runsB.size()));
+        out.print(CompareText.render(lines, runsA, runsB, minEffect));
         if (html != null) {
-            RunFiles.write(html, ComparePage.render(lines, runsA, runsB));
+            RunFiles.write(html, ComparePage.render(lines, runsA, runsB, minEffect));
             out.println();
             out.println("compare: wrote " + html);
         }

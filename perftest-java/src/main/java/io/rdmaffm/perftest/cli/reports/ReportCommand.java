@@ -14,7 +14,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code report RUN.json... -o report.html}: one self-contained HTML file with the runs' plots (bandwidth and
  * message rate against size with the port rate and PCIe model, latency percentiles, time series), each run's
- * provenance and its rows. Exit 0, or 2 with one line when a file is missing or not a run document.
+ * provenance and its rows. Exit 0, or 2 with one line when a file is missing or not a run document, or no run
+ * has a row.
  */
 @Command(name = "report",
         mixinStandardHelpOptions = true,
@@ -47,6 +48,11 @@ public final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<RunDocument> docs = RunFiles.read(runs);
+        if (docs.stream().allMatch(d -> d.rows().isEmpty())) {
+            // A report of no figures would be an empty page that looks like a result.
+            throw new IllegalArgumentException("nothing to report: " + (docs.size() == 1 ? "the run has" : "the runs have")
+                    + " no rows (a run that failed before its first row writes none)");
+        }
         String html = ReportPage.render(title, docs);
         PrintWriter out = spec.commandLine().getOut();
         if (RunFiles.write(output, html)) {

@@ -13,8 +13,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The HTML form of a comparison: both sides' curves on one plot per figure (A in the first colour, B in the
- * second, repeats dashed), where the sides' setups differ, and the table with the beyond-noise lines marked.
+ * The HTML form of a comparison: the ratio B/A per size ({@link RatioPlot}), then both sides' curves on one plot
+ * per figure (A in the first colour, B in the second, repeats dashed), where the sides' setups differ, and the
+ * table with the beyond-noise lines marked.
  */
 public final class ComparePage {
     private ComparePage() {
@@ -39,8 +40,15 @@ public final class ComparePage {
      * @return the HTML document
      */
     public static String render(List<Line> lines, List<RunDocument> a, List<RunDocument> b) {
+        return render(lines, a, b, Comparison.DEFAULT_MIN_EFFECT);
+    }
+
+    /** As {@link #render(List, List, List)}, naming the minimum effect ({@code minEffect}, a fraction) used. */
+    public static String render(List<Line> lines, List<RunDocument> a, List<RunDocument> b, double minEffect) {
         StringBuilder body = new StringBuilder();
-        List<SvgPlot> plots = RunPlots.all(plotRuns(a, b));
+        List<SvgPlot> plots = new ArrayList<>();
+        RatioPlot.of(lines).ifPresent(plots::add);
+        plots.addAll(RunPlots.all(plotRuns(a, b)));
         if (!plots.isEmpty()) {
             body.append("<h2 id=\"plots\">Plots</h2>\n<div class=\"plots\">\n");
             plots.forEach(p -> body.append(p.render()));
@@ -48,7 +56,11 @@ public final class ComparePage {
         }
         body.append("<h2 id=\"setup\">Setups</h2>\n").append(setupTable(a.get(0), b.get(0)));
         body.append("<h2 id=\"figures\">Figures</h2>\n<p class=\"note\">")
-                .append(Html.esc(CompareText.noiseNote(lines, a.size(), b.size()))).append("</p>\n");
+                .append(Html.esc(CompareText.noiseNote(lines, a.size(), b.size(), minEffect))).append("</p>\n");
+        String precision = CompareText.precisionNote(a, b);
+        if (precision != null) {
+            body.append("<p class=\"note\">").append(Html.esc(precision)).append("</p>\n");
+        }
         body.append(table(lines));
         String lead = "A: " + Html.esc(names(a)) + "<br>B: " + Html.esc(names(b))
                 + "<br>Ratio B/A of the means. Made by <code>rdma-perftest compare</code>.";

@@ -22,13 +22,23 @@ import java.util.Set;
  * distribution assumption. Its false-alarm rate is exact for that reason: when both sides measure the same
  * thing (all n + m figures exchangeable), the two ranges miss each other with probability 2 / C(n + m, n),
  * {@link #chanceOfMarkByNoise}: 1 in 3 with two repeats a side, 1 in 10 with three, 1 in 126 with five.
+ *
+ * <p>Beside the noise rule, a minimum effect size: ranges that miss each other by a difference smaller than it
+ * ({@link #DEFAULT_MIN_EFFECT}, 2% of A's mean, unless given) are not marked. Two tight ranges can sit 0.5%
+ * apart on two quiet runs a side; that is real but not what a comparison is for, and with two repeats the
+ * noise rule alone marks one line in three by chance.
  */
 public final class Comparison {
 
+    /** The smallest difference marked by default: 2% (|B/A − 1| ≥ 0.02). */
+    public static final double DEFAULT_MIN_EFFECT = 0.02;
+
     /** How a line's difference stands against the noise. */
     public enum Verdict {
-        /** Both sides have repeats and their ranges do not overlap. */
+        /** Both sides have repeats, their ranges do not overlap, and B/A differs from 1 by the minimum effect. */
         BEYOND_NOISE,
+        /** Both sides have repeats and their ranges do not overlap, but B/A is within the minimum effect of 1. */
+        BELOW_MIN_EFFECT,
         /** Both sides have repeats and their ranges overlap. */
         WITHIN_NOISE,
         /** A side has no repeats: the noise is unknown. */
@@ -67,13 +77,19 @@ public final class Comparison {
     private Comparison() {
     }
 
+    /** {@link #compare(List, List, Set, double)} with the {@link #DEFAULT_MIN_EFFECT}. */
+    public static List<Line> compare(List<RunDocument> a, List<RunDocument> b, Set<Metric> only) {
+        return compare(a, b, only, DEFAULT_MIN_EFFECT);
+    }
+
     /**
      * @param a side A's runs (at least one)
      * @param b side B's runs (at least one)
      * @param only the metrics to compare; empty for all
+     * @param minEffect the smallest |B/A − 1| marked beyond the noise (0.02: 2%)
      * @return the lines, by test (first seen), size, then the metrics in table order
      */
-    public static List<Line> compare(List<RunDocument> a, List<RunDocument> b, Set<Metric> only) {
+    public static List<Line> compare(List<RunDocument> a, List<RunDocument> b, Set<Metric> only, double minEffect) {
         Map<Key, List<Figure>> fa = figures(a, only);
         Map<Key, List<Figure>> fb = figures(b, only);
         Set<Key> keys = new LinkedHashSet<>(fa.keySet());
@@ -89,7 +105,7 @@ public final class Comparison {
                 .thenComparing(Key::metric));
         List<Line> out = new ArrayList<>();
         for (Key k : sorted) {
-            out.add(line(k, fa.getOrDefault(k, List.of()), fb.getOrDefault(k, List.of())));
+            out.add(line(k, fa.getOrDefault(k, List.of()), fb.getOrDefault(k, List.of()), minEffect));
         }
         return out;
     }
@@ -110,7 +126,7 @@ public final class Comparison {
         return m;
     }
 
-    private static Line line(Key k, List<Figure> a, List<Figure> b) {
+    private static Line line(Key k, List<Figure> a, List<Figure> b, double minEffect) {
         Set<String> units = new LinkedHashSet<>();
         a.forEach(f -> units.add(f.unit()));
         b.forEach(f -> units.add(f.unit()));
@@ -123,7 +139,9 @@ public final class Comparison {
         if (sa == null || sb == null) {
             v = Verdict.ONE_SIDED;
         } else if (sa.hasRepeats() && sb.hasRepeats()) {
-            v = sa.disjointFrom(sb) ? Verdict.BEYOND_NOISE : Verdict.WITHIN_NOISE;
+            v = !sa.disjointFrom(sb) ? Verdict.WITHIN_NOISE
+                    : ratio != null && Math.abs(ratio - 1) < minEffect ? Verdict.BELOW_MIN_EFFECT
+                    : Verdict.BEYOND_NOISE;
         } else {
             v = Verdict.NOISE_UNKNOWN;
         }
@@ -154,10 +172,57 @@ public final class Comparison {
         return Math.min(1, 2 / c);
     }
 
+    /**
+     * Refuses sides that cannot be compared: one measures bandwidth and the other latency (or latency over a
+     * duration), or they share no test, size and metric. Either would otherwise print a table of one-sided lines.
+     *
+     * @throws IllegalArgumentException naming each side's kind and files
+     */
+    public static void requireComparable(List<RunDocument> a, List<RunDocument> b, List<Line> lines) {
+        Set<String> ka = kinds(a);
+        Set<String> kb = kinds(b);
+        if (!ka.isEmpty() && !kb.isEmpty() && java.util.Collections.disjoint(ka, kb)) {
+            throw new IllegalArgumentException("cannot compare " + String.join(" and ", ka) + " runs (A: "
+                    + ComparePage.names(a) + ") with " + String.join(" and ", kb) + " runs (B: "
+                    + ComparePage.names(b) + ")");
+        }
+        for (Line l : lines) {
+            if (l.verdict() != Verdict.ONE_SIDED) {
+                return;
+            }
+        }
+        if (!lines.isEmpty()) {
+            throw new IllegalArgumentException("nothing in common to compare: A has " + tests(a) + ", B has "
+                    + tests(b) + " (the same test, size and metric is needed on both sides)");
+        }
+    }
+
+    private static Set<String> kinds(List<RunDocument> runs) {
+        Set<String> out = new LinkedHashSet<>();
+        for (RunDocument run : runs) {
+            for (Row r : run.rows()) {
+                out.add(switch (r) {
+                    case Row.Bandwidth x -> "bandwidth";
+                    case Row.Latency x -> "latency";
+                    case Row.LatencyDuration x -> "duration-mode latency";
+                });
+            }
+        }
+        return out;
+    }
+
+    private static String tests(List<RunDocument> runs) {
+        Set<String> out = new LinkedHashSet<>();
+        for (RunDocument run : runs) {
+            out.add(run.testName());
+        }
+        return String.join(", ", out);
+    }
+
     /** Whether any side of any line has repeats, i.e. whether the noise is known anywhere. */
     public static boolean anyRepeats(List<Line> lines) {
         for (Line l : lines) {
-            if (l.verdict() == Verdict.BEYOND_NOISE || l.verdict() == Verdict.WITHIN_NOISE) {
+            if (l.verdict() != Verdict.NOISE_UNKNOWN && l.verdict() != Verdict.ONE_SIDED) {
                 return true;
             }
         }

@@ -41,7 +41,9 @@ public final class Provenance {
         e.add(new Entry("JDK", env == null ? NOT_RECORDED : join(env.javaVersion(), env.jvm())));
         e.add(new Entry("JVM flags", env == null ? NOT_RECORDED
                 : env.jvmFlags().isEmpty() ? "none" : String.join(" ", env.jvmFlags())));
-        e.add(new Entry("perftest-java", env == null ? NOT_RECORDED : or(env.toolVersion())));
+        e.add(new Entry("perftest-java", env == null ? NOT_RECORDED : or(env.toolVersion())
+                + (env == null || env.toolCommit() == null ? "" : ", commit " + env.toolCommit()
+                        + (Boolean.TRUE.equals(env.toolDirty()) ? " (dirty tree)" : ""))));
         e.add(new Entry("Date", env == null ? NOT_RECORDED : or(env.date())));
         e.add(new Entry("Loop clock", env == null ? NOT_RECORDED : or(env.clock())));
         e.add(new Entry("Measured window", window(run)));

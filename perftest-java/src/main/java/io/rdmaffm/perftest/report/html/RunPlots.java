@@ -82,7 +82,7 @@ public final class RunPlots {
     }
 
     /** A base-2 size axis spanning the series' x values. */
-    static Scale sizeAxis(List<SvgPlot.Series> series) {
+    public static Scale sizeAxis(List<SvgPlot.Series> series) {
         double lo = Double.MAX_VALUE;
         double hi = 0;
         for (SvgPlot.Series s : series) {

@@ -13,11 +13,14 @@ import java.util.List;
  * @param jvm {@code java.vm.name}
  * @param jvmFlags the JVM's input arguments
  * @param toolVersion perftest-java's version
+ * @param toolCommit the git commit it was built from, or null (unknown, or written before the key existed)
+ * @param toolDirty whether that build's tree differed from the commit, or null
  * @param date start of the run, ISO-8601 UTC, as written
  * @param clock what timed the measured loops, or null (written before the key existed)
  */
 public record Environment(String host, String kernel, String cpuModel, Integer cpus, String javaVersion, String jvm,
-                          List<String> jvmFlags, String toolVersion, String date, String clock) {
+                          List<String> jvmFlags, String toolVersion, String toolCommit, Boolean toolDirty,
+                          String date, String clock) {
 
     public Environment {
         jvmFlags = jvmFlags == null ? List.of() : List.copyOf(jvmFlags);
@@ -29,6 +32,6 @@ public record Environment(String host, String kernel, String cpuModel, Integer c
         }
         return new Environment(f.string("host"), f.string("kernel"), f.string("cpu_model"), f.smallInt("cpus"),
                 f.string("java_version"), f.string("jvm"), f.strings("jvm_flags"), f.string("tool_version"),
-                f.string("date"), f.string("clock"));
+                f.string("tool_commit"), f.bool("tool_dirty"), f.string("date"), f.string("clock"));
     }
 }

@@ -17,6 +17,12 @@ public sealed interface Row permits Row.Bandwidth, Row.Latency, Row.LatencyDurat
     /** What the JVM did in this row's window, or null when not recorded. */
     MeasuredWindow window();
 
+    /**
+     * Whether the figures are full precision (the row's {@code exact} object) rather than the table's rounded
+     * ones, which files written before {@code exact} existed have alone.
+     */
+    boolean exact();
+
     /** The per-interval series, or null. */
     TimeSeries timeSeries();
 
@@ -36,7 +42,7 @@ public sealed interface Row permits Row.Bandwidth, Row.Latency, Row.LatencyDurat
 
     /** A row of a bandwidth tool; figures in {@code bwUnit}, the message rate in Mpps. */
     record Bandwidth(long size, long iterations, Double bwPeak, Double bwAverage, Double msgRateMpps, String bwUnit,
-                     MeasuredWindow window, TimeSeries timeSeries) implements Row {
+                     MeasuredWindow window, TimeSeries timeSeries, boolean exact) implements Row {
 
         /** A bandwidth figure of this row in Gb/s (10^9 bits per second), or null. */
         public Double gbps(Double figure) {
@@ -67,7 +73,7 @@ public sealed interface Row permits Row.Bandwidth, Row.Latency, Row.LatencyDurat
     /** A row of a latency tool in iteration mode; times in µs. */
     record Latency(long size, long iterations, Double tMin, Double tMax, Double tTypical, Double tAvg, Double tStdev,
                    Double p99, Double p99_9, String unit, MeasuredWindow window, LatencyHistogram histogram,
-                   TimeSeries timeSeries) implements Row {
+                   TimeSeries timeSeries, boolean exact) implements Row {
 
         @Override
         public List<Metric> metrics() {
@@ -95,7 +101,7 @@ public sealed interface Row permits Row.Bandwidth, Row.Latency, Row.LatencyDurat
 
     /** A row of a latency tool in duration mode ({@code -D}): the mean and the transactions per second. */
     record LatencyDuration(long size, long iterations, Double tAvg, Double tpsAverage, String unit,
-                           MeasuredWindow window) implements Row {
+                           MeasuredWindow window, boolean exact) implements Row {
 
         @Override
         public TimeSeries timeSeries() {

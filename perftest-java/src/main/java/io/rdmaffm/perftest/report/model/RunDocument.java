@@ -42,6 +42,19 @@ public record RunDocument(String source, int schemaVersion, TestInfo testInfo, P
         return device != null && device.name() != null ? device.name() : testInfo.device();
     }
 
+    /**
+     * Whether every row has full-precision figures; false for a file written before the rows' {@code exact}
+     * objects existed, whose figures are the table's rounded ones.
+     */
+    public boolean exactFigures() {
+        for (Row r : rows) {
+            if (!r.exact()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether the rows are bandwidth rows (the first row decides; a run has one kind). */
     public boolean isBandwidth() {
         return !rows.isEmpty() && rows.get(0) instanceof Row.Bandwidth;

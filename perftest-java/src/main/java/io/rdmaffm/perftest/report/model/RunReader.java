@@ -118,21 +118,36 @@ public final class RunReader {
         long iters = n == null ? 0 : n;
         MeasuredWindow window = MeasuredWindow.read(r.object("measured_window"));
         TimeSeries series = TimeSeries.read(r.object("time_series"));
+        Figures f = new Figures(r, r.object("exact"));
         if (r.raw().containsKey("BW_average") || r.raw().containsKey("BW_peak") || r.raw().containsKey("MsgRate")) {
-            return new Row.Bandwidth(size, iters, r.number("BW_peak"), r.number("BW_average"), r.number("MsgRate"),
-                    unitOr(r.string("BW_unit"), "MB/sec"), window, series);
+            return new Row.Bandwidth(size, iters, f.get("BW_peak"), f.get("BW_average"), f.get("MsgRate"),
+                    unitOr(r.string("BW_unit"), "MB/sec"), window, series, f.exact());
         }
         if (r.raw().containsKey("tps_average")) {
-            return new Row.LatencyDuration(size, iters, r.number("t_avg"), r.number("tps_average"),
-                    unitOr(r.string("unit"), "usec"), window);
+            return new Row.LatencyDuration(size, iters, f.get("t_avg"), f.get("tps_average"),
+                    unitOr(r.string("unit"), "usec"), window, f.exact());
         }
         if (r.raw().containsKey("t_typical") || r.raw().containsKey("t_min") || r.raw().containsKey("t_avg")) {
-            return new Row.Latency(size, iters, r.number("t_min"), r.number("t_max"), r.number("t_typical"),
-                    r.number("t_avg"), r.number("t_stdev"), r.number("percentile_99"), r.number("percentile_99.9"),
+            return new Row.Latency(size, iters, f.get("t_min"), f.get("t_max"), f.get("t_typical"),
+                    f.get("t_avg"), f.get("t_stdev"), f.get("percentile_99"), f.get("percentile_99.9"),
                     unitOr(r.string("unit"), "usec"), window, LatencyHistogram.read(r.object("latency_histogram")),
-                    series);
+                    series, f.exact());
         }
         throw r.problem("a row with neither bandwidth (BW_average) nor latency (t_avg) keys");
+    }
+
+    /**
+     * A row's figures: from its {@code exact} object (full precision) where the file has one, else perftest's
+     * keys with the table's decimals (files written before {@code exact} existed).
+     */
+    private record Figures(Fields rounded, Fields exactFigures) {
+        boolean exact() {
+            return exactFigures != null;
+        }
+
+        Double get(String key) {
+            return exactFigures != null ? exactFigures.number(key) : rounded.number(key);
+        }
     }
 
     private static String unitOr(String unit, String dflt) {

@@ -84,6 +84,31 @@ class ReportsCommandsTest {
         }
     }
 
+    /** A run document without rows: what a run that failed before its first row leaves. */
+    private static Path emptyRun(Path dir) throws IOException {
+        return Files.writeString(dir.resolve("empty.json"), io.rdmaffm.perftest.report.JsonReport.bandwidth(
+                io.rdmaffm.perftest.report.BannerInfo.builder(io.rdmaffm.perftest.vocab.Tool.WRITE_BW,
+                        io.rdmaffm.perftest.vocab.Role.CLIENT).device("rxe0").build(), java.util.Map.of(),
+                io.rdmaffm.perftest.vocab.BwUnit.MB_PER_SEC, java.util.List.of()));
+    }
+
+    @Test
+    void nothingFoundIsNoSuccess(@TempDir Path dir) throws IOException {
+        Path empty = emptyRun(dir);
+        Result report = run(new ReportCommand(), empty.toString(), "-o", dir.resolve("r.html").toString());
+        assertEquals(2, report.exit(), report.out());
+        assertEquals("report: error: nothing to report: the run has no rows (a run that failed before its first row "
+                + "writes none)\n", report.err());
+        assertTrue(Files.notExists(dir.resolve("r.html")));
+        Result compare = run(new CompareCommand(), empty.toString(), empty.toString());
+        assertEquals(2, compare.exit(), compare.out());
+        assertEquals("compare: error: nothing to compare: the runs have no rows\n", compare.err());
+        Result noMetric = run(new CompareCommand(), fixture("send_lat_ib.json"), fixture("send_lat_roce.json"),
+                "--metric", "BW_average");
+        assertEquals(2, noMetric.exit(), noMetric.out());
+        assertEquals("compare: error: nothing to compare: the runs have no rows with BW_average\n", noMetric.err());
+    }
+
     @Test
     void compareTwoFilesAsText() {
         Result r = run(new CompareCommand(), fixture("bw_sweep_ib.json"), fixture("bw_sweep_roce.json"), "--metric",
@@ -122,5 +147,14 @@ class ReportsCommandsTest {
         Result stdout = run(new CompareCommand(), fixture("bw_sweep_ib.json"), fixture("bw_sweep_roce.json"),
                 "--html", "-");
         assertEquals(2, stdout.exit());
+        Result effect = run(new CompareCommand(), fixture("bw_sweep_ib.json"), fixture("bw_sweep_roce.json"),
+                "--min-effect", "-1");
+        assertEquals(2, effect.exit());
+        assertTrue(effect.err().startsWith("--min-effect must be a percentage from 0 up to 100, got -1.0"),
+                effect.err());
+        Result kinds = run(new CompareCommand(), fixture("bw_sweep_ib.json"), fixture("send_lat_ib.json"));
+        assertEquals(2, kinds.exit(), kinds.out());
+        assertEquals("", kinds.out());
+        assertTrue(kinds.err().startsWith("compare: error: cannot compare bandwidth runs (A: "), kinds.err());
     }
 }

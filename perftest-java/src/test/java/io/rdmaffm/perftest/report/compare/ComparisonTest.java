@@ -82,17 +82,76 @@ class ComparisonTest {
         assertEquals(Math.min(b1, b2), mid.b().min());
         assertEquals(2, mid.b().n());
         assertEquals("", CompareText.mark(mid));
-        // 4 MiB: RoCE wholly above
+        // 4 MiB: RoCE wholly above, but by 1.04%: below the 2% minimum effect, so not marked by default
         Line top = line(lines, 4194304, Metric.BW_AVERAGE);
-        assertEquals(Verdict.BEYOND_NOISE, top.verdict());
+        assertEquals(1.0104, top.ratio(), 1e-4);
+        assertEquals(Verdict.BELOW_MIN_EFFECT, top.verdict());
         assertTrue(top.bBetter());
+        Line topAnyEffect = line(Comparison.compare(a, b, EnumSet.of(Metric.BW_AVERAGE), 0), 4194304,
+                Metric.BW_AVERAGE);
+        assertEquals(Verdict.BEYOND_NOISE, topAnyEffect.verdict());
+        assertEquals("* better", CompareText.mark(topAnyEffect));
 
         String text = CompareText.render(lines, "A", "B", 2, 2);
         assertTrue(text.contains("noise: each side's spread over its repeats"), text);
-        assertTrue(text.contains("with 2 and 2 repeats a line is marked by noise alone 1 time in 3"), text);
+        assertTrue(text.contains("with 2 and 2 repeats the ranges miss each other by noise alone 1 time in 3"), text);
+        assertTrue(text.contains("and of at least 2% (--min-effect"), text);
         long marked = lines.stream().filter(l -> l.verdict() == Verdict.BEYOND_NOISE).count();
         assertEquals(marked, text.lines().filter(t -> t.contains("* better") || t.contains("* worse")).count());
         assertTrue(marked > 0 && marked < lines.size());
+    }
+
+    /** A write_bw run of one 64 KiB row at {@code mbPerSec}, read back as a document. */
+    private static RunDocument bw(String name, double mbPerSec) {
+        return io.rdmaffm.perftest.report.model.RunReader.parse(io.rdmaffm.perftest.report.JsonReport.bandwidth(
+                io.rdmaffm.perftest.report.BannerInfo.builder(io.rdmaffm.perftest.vocab.Tool.WRITE_BW,
+                        io.rdmaffm.perftest.vocab.Role.CLIENT).device("rxe0").build(), Map.of(),
+                io.rdmaffm.perftest.vocab.BwUnit.MB_PER_SEC, List.of(new io.rdmaffm.perftest.vocab.BwReport(65536,
+                        5000, mbPerSec, mbPerSec, mbPerSec * 0x100000 / 65536 / 1e6))), name);
+    }
+
+    @Test
+    void aDifferenceBelowTheMinimumEffectIsNotMarked() {
+        // Two quiet repeats a side, ranges apart, B 0.5% below A: beyond the noise, but below the 2% default.
+        List<RunDocument> a = List.of(bw("a1", 10000), bw("a2", 10010));
+        List<RunDocument> b = List.of(bw("b1", 9950), bw("b2", 9960));
+        Line dflt = line(Comparison.compare(a, b, EnumSet.of(Metric.BW_AVERAGE)), 65536, Metric.BW_AVERAGE);
+        assertTrue(dflt.a().disjointFrom(dflt.b()));
+        assertEquals(Verdict.BELOW_MIN_EFFECT, dflt.verdict());
+        assertEquals("< min effect", CompareText.mark(dflt));
+        Line loose = line(Comparison.compare(a, b, EnumSet.of(Metric.BW_AVERAGE), 0.004), 65536, Metric.BW_AVERAGE);
+        assertEquals(Verdict.BEYOND_NOISE, loose.verdict(), "0.5% is beyond a 0.4% minimum");
+        assertEquals("* worse", CompareText.mark(loose));
+        List<RunDocument> far = List.of(bw("b1", 9700), bw("b2", 9710));
+        assertEquals(Verdict.BEYOND_NOISE, line(Comparison.compare(a, far, EnumSet.of(Metric.BW_AVERAGE)), 65536,
+                Metric.BW_AVERAGE).verdict(), "3% is beyond the default");
+        assertEquals(Verdict.WITHIN_NOISE, line(Comparison.compare(a, List.of(bw("b1", 9000), bw("b2", 10005)),
+                EnumSet.of(Metric.BW_AVERAGE)), 65536, Metric.BW_AVERAGE).verdict(), "overlapping ranges");
+        assertEquals("0.5%", CompareText.percent(0.005));
+    }
+
+    @Test
+    void bandwidthAgainstLatencyIsRefused() {
+        List<RunDocument> bwRuns = ReportFixtures.readAll("bw_sweep_ib.json");
+        List<RunDocument> latRuns = ReportFixtures.readAll("send_lat_ib.json");
+        List<Line> lines = Comparison.compare(bwRuns, latRuns, Set.of());
+        assertTrue(lines.stream().allMatch(l -> l.verdict() == Verdict.ONE_SIDED));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Comparison.requireComparable(bwRuns, latRuns, lines));
+        assertTrue(e.getMessage().startsWith("cannot compare bandwidth runs (A: "), e.getMessage());
+        assertTrue(e.getMessage().contains(") with latency runs (B: "), e.getMessage());
+
+        List<RunDocument> read = List.of(io.rdmaffm.perftest.report.model.RunReader.parse(
+                io.rdmaffm.perftest.report.JsonReport.bandwidth(io.rdmaffm.perftest.report.BannerInfo.builder(
+                        io.rdmaffm.perftest.vocab.Tool.READ_BW, io.rdmaffm.perftest.vocab.Role.CLIENT).build(),
+                        Map.of(), io.rdmaffm.perftest.vocab.BwUnit.MB_PER_SEC, List.of(
+                                new io.rdmaffm.perftest.vocab.BwReport(65536, 10, 1, 1, 1))), "read"));
+        List<RunDocument> write = List.of(bw("write", 1));
+        IllegalArgumentException none = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Comparison.requireComparable(write, read, Comparison.compare(write, read, Set.of())));
+        assertEquals("nothing in common to compare: A has RDMA_Write_BW_Test, B has RDMA_Read_BW_Test (the same "
+                + "test, size and metric is needed on both sides)", none.getMessage());
+        Comparison.requireComparable(write, write, Comparison.compare(write, write, Set.of()));
     }
 
     @Test
@@ -160,6 +219,14 @@ class ComparisonTest {
         for (PlotsInHtml.SeriesInfo s : bw.series()) {
             assertEquals(ReportFixtures.SWEEP_ROWS, s.dataPoints());
         }
+        // The ratio B/A per size, one series per test and metric, every two-sided line a point.
+        PlotsInHtml.PlotInfo ratio = PlotsInHtml.read(html).get("ratio");
+        assertEquals(List.of("RDMA_Write_BW_Test BW average", "RDMA_Write_BW_Test BW peak",
+                "RDMA_Write_BW_Test msg rate"), ratio.series().stream().map(PlotsInHtml.SeriesInfo::label).toList());
+        assertEquals(lines.stream().filter(l -> l.ratio() != null).count(),
+                ratio.series().stream().mapToInt(PlotsInHtml.SeriesInfo::dataPoints).sum());
+        assertTrue(html.indexOf("data-plot=\"ratio\"") < html.indexOf("data-plot=\"bandwidth\""), "ratio first");
+        assertTrue(html.contains("B/A 0.833"), "the 2 B BW average point's tooltip");
         long beyond = lines.stream().filter(l -> l.verdict() == Verdict.BEYOND_NOISE).count();
         assertEquals(beyond, PlotsInHtml.count(html, "data-verdict=\"beyond-noise\" class=\"beyond\""));
         assertEquals(lines.size(), PlotsInHtml.count(html, "<tr data-test=\"RDMA_Write_BW_Test\""));
