@@ -16,6 +16,10 @@ VM_PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static)
 # (munged, slurmctld, slurmd, salloc/srun) that scripts/vm/guest-slurm.sh starts in the guests, never here.
 MULTIHOST_PACKAGES=(openssh-server openssh-client munge slurmctld slurmd slurm-client)
 BUILD_PACKAGES=(maven gcc make)
+# The linux-aarch64 shim (Grace nodes) from an x86_64 build: Debian's cross compiler, the arm64 libibverbs it
+# links against and qemu-user, which runs its layout-table dump. The :arm64 packages need the architecture
+# added first: ensure_aarch64_packages does both.
+AARCH64_PACKAGES=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libibverbs-dev:arm64 librdmacm-dev:arm64)
 # Headless Chromium for the browser test of the HTML report (scripts/report-browser-test.sh).
 BROWSER_PACKAGES=(chromium)
 
@@ -79,6 +83,22 @@ ensure_packages() {
 		|| rc=$?
 	((own_policy)) && rm -f "$policy"
 	((rc == 0)) || die "apt-get install ${missing[*]} failed${SETUP_LOG:+ (full log: $SETUP_LOG)}"
+}
+
+# AARCH64_PACKAGES, after adding arm64 to dpkg's architectures (once: a second run changes nothing). Debian only:
+# Ubuntu serves arm64 from ports.ubuntu.com, which its amd64 sources do not name, so there the next apt-get
+# update would fail for every package, not only these.
+ensure_aarch64_packages() {
+	if ! dpkg --print-foreign-architectures 2> /dev/null | grep -qx arm64; then
+		[[ -r /etc/os-release ]] && grep -qx 'ID=debian' /etc/os-release \
+			|| die "the linux-aarch64 shim's packages (${AARCH64_PACKAGES[*]}) need a Debian multiarch set-up here; add arm64 to this system's apt sources by hand"
+		[[ $(id -u) -eq 0 ]] \
+			|| die "arm64 is not a dpkg architecture here; as root: dpkg --add-architecture arm64 && apt-get update && apt-get install -y ${AARCH64_PACKAGES[*]}"
+		setup_step "dpkg --add-architecture arm64" dpkg --add-architecture arm64 || die "dpkg --add-architecture arm64 failed"
+		# The package lists on disk have no arm64 index yet: ensure_packages updates them when this mark is gone.
+		rm -f /var/lib/apt/periodic/rdma-ffm-updated
+	fi
+	ensure_packages "${AARCH64_PACKAGES[@]}"
 }
 
 # Whether to write colour and other escape codes to stdout: only to a terminal that takes them, never to a

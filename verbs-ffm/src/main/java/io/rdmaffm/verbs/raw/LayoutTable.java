@@ -26,7 +26,7 @@ public final class LayoutTable {
     private final Map<String, Long> offsets;
     private final Map<String, Long> constants;
 
-    private LayoutTable(Map<String, Long> sizes, Map<String, Long> offsets, Map<String, Long> constants) {
+    LayoutTable(Map<String, Long> sizes, Map<String, Long> offsets, Map<String, Long> constants) {
         this.sizes = Collections.unmodifiableMap(sizes);
         this.offsets = Collections.unmodifiableMap(offsets);
         this.constants = Collections.unmodifiableMap(constants);

@@ -68,16 +68,21 @@ public final class NativeLibraries {
         }
     }
 
+    /** The shim's folder in this jar: linux-x86_64 or linux-aarch64 (the two built), else what the JVM says. */
     public static String platform() {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         String osPart = os.contains("linux") ? "linux" : os.replaceAll("[^a-z0-9]", "");
-        String archPart = switch (arch) {
+        return osPart + "-" + arch();
+    }
+
+    /** The JVM's architecture in the GNU triplet's spelling: x86_64, aarch64 (Grace), else os.arch as is. */
+    public static String arch() {
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        return switch (arch) {
             case "amd64", "x86_64" -> "x86_64";
             case "aarch64", "arm64" -> "aarch64";
             default -> arch;
         };
-        return osPart + "-" + archPart;
     }
 
     private static SymbolLookup loadShim() {

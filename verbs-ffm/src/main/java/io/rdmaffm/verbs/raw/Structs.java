@@ -18,7 +18,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
  * Every rdma-core and librdmacm struct the binding touches, declared once, with the C field names.
  * Unnamed padding stands for fields Java never reads (mutexes, function-pointer tables); every named
  * member and every size is checked against the native shim's offsetof table by a host test.
- * x86_64 / aarch64 LP64 only.
+ * x86_64 / aarch64 LP64 only; the one difference between the two is {@link #PTHREAD_MUTEX}.
  */
 public final class Structs {
     private Structs() {
@@ -52,7 +52,13 @@ public final class Structs {
 
     /** union ibv_gid: 16 raw bytes, 8-byte aligned because of its subnet_prefix/interface_id view. */
     static final SequenceLayout GID = bytes(16).withByteAlignment(8);
-    static final MemoryLayout PTHREAD_MUTEX = bytes(40).withByteAlignment(8);
+    /**
+     * glibc's pthread_mutex_t is 40 bytes on x86_64 but 48 on aarch64 (its generic ABI), which moves every
+     * member after the mutex in ibv_context, ibv_cq, ibv_cq_ex, ibv_qp, ibv_qp_ex and ibv_srq; pthread_cond_t
+     * is 48 on both. Aarch64LayoutTableTest holds these layouts, computed as on aarch64, to the aarch64 shim.
+     */
+    static final MemoryLayout PTHREAD_MUTEX = bytes("aarch64".equals(NativeLibraries.arch()) ? 48 : 40)
+            .withByteAlignment(8);
     static final MemoryLayout PTHREAD_COND = bytes(48).withByteAlignment(8);
 
     // ---- devices, contexts, queries ----
@@ -73,7 +79,7 @@ public final class Structs {
             U32.withName("async_fd"),
             U32.withName("num_comp_vectors"),
             pad(4),
-            pad(40), // mutex
+            pad(PTHREAD_MUTEX.byteSize()), // mutex
             PTR.withName("abi_compat"));
 
     public static final StructLayout ibv_device_attr = struct("ibv_device_attr",
@@ -271,7 +277,8 @@ public final class Structs {
             PTR.withName("cq_context"),
             U32.withName("handle"),
             U32.withName("cqe"),
-            pad(40 + 48 + 4 + 4 + 4), // mutex, cond, event counters, comp_mask
+            // mutex, cond, event counters, comp_mask
+            pad(PTHREAD_MUTEX.byteSize() + PTHREAD_COND.byteSize() + 4 + 4 + 4),
             U32.withName("status"),
             U64.withName("wr_id"),
             pad(18 * 8)); // start_poll ... read_completion_wallclock_ns
