@@ -24,6 +24,9 @@ esac
 find_jdk25
 # Chromium: the host stage opens the HTML reports in a real browser (tests tagged browser).
 ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" "${BROWSER_PACKAGES[@]}"
+# The linux-aarch64 shim (Grace nodes): its cross compiler, arm64 libibverbs and qemu-user, so that the host
+# stage builds it and checks its layout table (required there: a missing table fails instead of skipping).
+ensure_aarch64_packages
 cd "$ROOT"
 MVN=(mvn -B -ntp)
 
@@ -67,7 +70,7 @@ for stage in "${stages[@]}"; do
 	fi
 	case "$stage" in
 	host)
-		run_stage host "${MVN[@]}" install
+		run_stage host "${MVN[@]}" install -Drdmaffm.aarch64.required=true
 		[[ "$(cat "$logs/host.status")" == 0 ]] || host_ok=0
 		;;
 	rdma)
