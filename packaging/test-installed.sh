@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests the built package as a user installs it (build it first: mvn -Pdist package -DskipTests): the tar.gz
-# unpacked and the .deb unpacked (dpkg-deb -x) into a scratch root, each run with no JDK on PATH and JAVA_HOME
+# unpacked and the .deb installed by dpkg into a scratch root (dpkg --root), each run with no JDK on PATH and JAVA_HOME
 # unset: --version, the AOT cache accepted by the packaged runtime (-XX:AOTMode=on refuses to start without
 # it), help, man pages, completion, and doctor. Where an RDMA device is (run it through scripts/rdma-env.sh,
 # which sets RDMA_DEVICE, RDMA_IP and RDMA_GID_INDEX; in the Soft-RoCE VM that is rxe0), also doctor on that
@@ -32,15 +32,24 @@ ln -s "$(command -v bash)" "$(command -v readlink)" "$nojdk/"
 if PATH="$nojdk" command -v java > /dev/null; then
 	die "the scratch PATH finds java: the test could not tell a packaged runtime from a JDK"
 fi
-# run CMD...: CMD with that PATH, JAVA_HOME unset and an otherwise empty environment; output in $scratch/out.
+# installed CMD...: CMD with that PATH, JAVA_HOME unset and an otherwise empty environment, bounded.
+installed() {
+	timeout 300 env -i HOME="$scratch" PATH="$nojdk" \
+		${RDMA_PERFTEST_JAVA_OPTS:+RDMA_PERFTEST_JAVA_OPTS="$RDMA_PERFTEST_JAVA_OPTS"} "$@"
+}
+# run CMD...: installed, its output in $scratch/out.
 run() {
-	env -i HOME="$scratch" PATH="$nojdk" ${RDMA_PERFTEST_JAVA_OPTS:+RDMA_PERFTEST_JAVA_OPTS="$RDMA_PERFTEST_JAVA_OPTS"} "$@" \
-		> "$scratch/out" 2>&1
+	installed "$@" > "$scratch/out" 2>&1
 }
 
 mkdir -p "$scratch/tar" "$scratch/root"
 tar -C "$scratch/tar" -xzf "${tarball[0]}"
-dpkg-deb -x "${deb[0]}" "$scratch/root"
+# dpkg itself installs the .deb into the scratch root (its own empty package database there, so the libraries
+# it depends on are missing from it: --force-depends; they are checked below, and the runs use this system's).
+mkdir -p "$scratch/root/var/lib/dpkg/info" "$scratch/root/var/lib/dpkg/updates"
+touch "$scratch/root/var/lib/dpkg/status"
+dpkg --root="$scratch/root" --log=/dev/null --force-depends -i "${deb[0]}" > "$scratch/dpkg.out" 2>&1 \
+	|| die "dpkg could not install ${deb[0]}: $(tail -n 3 "$scratch/dpkg.out")"
 version="${tarball[0]##*/rdma-perftest-}"
 version="${version%-linux-x86_64.tar.gz}"
 tar_home="$scratch/tar/rdma-perftest-$version"
@@ -108,12 +117,16 @@ fi
 if [[ -n "${RDMA_DEVICE:-}" ]]; then
 	port=18611
 	args=(-d "$RDMA_DEVICE" -x "${RDMA_GID_INDEX:-1}" -p "$port" -s 65536 -n 500)
-	env -i HOME="$scratch" PATH="$nojdk" timeout 300 "$scratch/root/opt/rdma-perftest/bin/ib_write_bw" "${args[@]}" \
-		> "$scratch/server" 2>&1 &
+	installed "$scratch/root/opt/rdma-perftest/bin/ib_write_bw" "${args[@]}" > "$scratch/server" 2>&1 &
 	server=$!
 	status=0
-	if wait_tcp_listening "$port" 1800; then
-		run timeout 300 "$tar_home/bin/rdma-perftest" ib_write_bw "${args[@]}" "${RDMA_IP:?RDMA_IP not set}" || status=$?
+	# Until it listens, or has ended (a server that failed at once is not waited for).
+	for ((tenths = 0; tenths < 1800; tenths++)); do
+		wait_tcp_listening "$port" 1 2> /dev/null && break
+		kill -0 "$server" 2> /dev/null || break
+	done
+	if wait_tcp_listening "$port" 1 2> /dev/null; then
+		run "$tar_home/bin/rdma-perftest" ib_write_bw "${args[@]}" "${RDMA_IP:?RDMA_IP not set}" || status=$?
 	else
 		status=124
 	fi

@@ -16,6 +16,8 @@ VM_PACKAGES=(qemu-system-x86 linux-image-amd64 busybox-static)
 # (munged, slurmctld, slurmd, salloc/srun) that scripts/vm/guest-slurm.sh starts in the guests, never here.
 MULTIHOST_PACKAGES=(openssh-server openssh-client munge slurmctld slurmd slurm-client)
 BUILD_PACKAGES=(maven gcc make)
+# The node package (packaging/build-package.sh): man pages from AsciiDoc (dpkg-deb comes with dpkg).
+PACKAGING_PACKAGES=(asciidoctor)
 # Headless Chromium for the browser test of the HTML report (scripts/report-browser-test.sh).
 BROWSER_PACKAGES=(chromium)
 
