@@ -20,6 +20,8 @@ BUILD_PACKAGES=(maven gcc make)
 # links against and qemu-user, which runs its layout-table dump. The :arm64 packages need the architecture
 # added first: ensure_aarch64_packages does both.
 AARCH64_PACKAGES=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libibverbs-dev:arm64 librdmacm-dev:arm64)
+# The node package (packaging/build-package.sh): man pages from AsciiDoc (dpkg-deb comes with dpkg).
+PACKAGING_PACKAGES=(asciidoctor)
 # Headless Chromium for the browser test of the HTML report (scripts/report-browser-test.sh).
 BROWSER_PACKAGES=(chromium)
 

@@ -5,25 +5,30 @@
 # full one). Installs what is missing (needs root). Ends with each stage's Surefire summary and exits non-zero
 # if any stage failed.
 #
-# usage: scripts/test.sh [--host-only | --rdma-only | --multihost-only]   (--multihost-only: both VM stages)
+# After the rdma stage, the package stage: the node package built (mvn -Pdist) and tested as installed, on
+# this host and in the Soft-RoCE VM (packaging/test-installed.sh).
+#
+# usage: scripts/test.sh [--host-only | --rdma-only | --multihost-only | --package-only]
+#   (--multihost-only: both VM stages)
 set -euo pipefail
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 # shellcheck source=common.sh
 source "$SCRIPT_DIR/common.sh"
 
-stages=(host rdma multihost matrix)
+stages=(host rdma package multihost matrix)
 case "${1:-}" in
 --host-only) stages=(host) ;;
 --rdma-only) stages=(rdma) ;;
 --multihost-only) stages=(multihost matrix) ;;
+--package-only) stages=(package) ;;
 "") ;;
-*) die "usage: scripts/test.sh [--host-only | --rdma-only | --multihost-only]" ;;
+*) die "usage: scripts/test.sh [--host-only | --rdma-only | --multihost-only | --package-only]" ;;
 esac
 
 find_jdk25
 # Chromium: the host stage opens the HTML reports in a real browser (tests tagged browser).
-ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" "${BROWSER_PACKAGES[@]}"
+ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" "${BROWSER_PACKAGES[@]}" "${PACKAGING_PACKAGES[@]}"
 # The linux-aarch64 shim (Grace nodes): its cross compiler, arm64 libibverbs and qemu-user, so that the host
 # stage builds it and checks its layout table (required there: a missing table fails instead of skipping).
 ensure_aarch64_packages
@@ -36,6 +41,7 @@ trap 'rm -rf "$logs"' EXIT
 declare -A title=(
 	[host]="host tests (no RDMA device needed)"
 	[rdma]="rdma tests (tag 'rdma', on a real RDMA device)"
+	[package]="package (mvn -Pdist; packaging/test-installed.sh on this host and on Soft-RoCE)"
 	[multihost]="multihost tests (tag 'multihost', across two Soft-RoCE VMs)"
 	[matrix]="matrix test (tag 'multihost', CrossHostMatrix*, across three Soft-RoCE VMs)"
 )
@@ -78,6 +84,12 @@ for stage in "${stages[@]}"; do
 		run_stage rdma "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- "${MVN[@]}" -o surefire:test \
 			-Drdma.groups=rdma -Drdma.excludedGroups=
 		;;
+	package)
+		# ---- the node package (packaging/): built from the jars the host stage installed, then tested as
+		# installed, here (no device) and in the Soft-RoCE VM (doctor and a loopback ib_write_bw). ----
+		run_stage package bash -c '"$@" -q -Pdist -pl packaging package -DskipTests && packaging/test-installed.sh \
+			&& scripts/rdma-env.sh --timeout 900 -- packaging/test-installed.sh' _ "${MVN[@]}"
+		;;
 	multihost)
 		# -am: the tests load verbs-ffm from this build, not from ~/.m2; -Dtest (multihost classes are named
 		# CrossHost*) keeps Surefire from starting a JVM (~40 s here) in the modules that have none. Maven itself
@@ -112,7 +124,7 @@ for stage in "${stages[@]}"; do
 	status="$(cat "$logs/$stage.status")"
 	echo "${title[$stage]}: exit status $status, $(cat "$logs/$stage.seconds") s"
 	if [[ -f "$logs/$stage.log" ]]; then
-		grep -E "Tests run:.*Fail" "$logs/$stage.log" | grep -v " -- in " || echo "  (no Surefire summary: the stage ended before its tests reported)"
+		grep -E "Tests run:.*Fail|^installed package:" "$logs/$stage.log" | grep -v " -- in " || echo "  (no Surefire summary: the stage ended before its tests reported)"
 	fi
 	if [[ "$status" != 0 && $result -eq 0 ]]; then
 		result="$status"
