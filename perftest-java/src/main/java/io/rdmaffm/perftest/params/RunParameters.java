@@ -109,8 +109,12 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
                 limits);
     }
 
-    /** Every parameter as --out_json lists it. */
-    public Map<String, Object> describe() {
+    /**
+     * Every parameter as --out_json lists it.
+     *
+     * @param loopClock what timed the measured loops (e.g. "cycle counter at 2.100000 GHz"): the engine knows it
+     */
+    public Map<String, Object> describe(String loopClock) {
         Endpoint e = endpoint;
         Workload w = workload;
         Map<String, Object> m = new LinkedHashMap<>();
@@ -146,7 +150,7 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
         m.put("report_gbits", output.unit == BwUnit.GB_PER_SEC);
         m.put("verify", output.verify);
         m.put("warmup_iterations", limits.warmupIterations);
-        m.put("clock", "System.nanoTime (ns)");
+        m.put("clock", loopClock);
         return m;
     }
 }

@@ -66,13 +66,33 @@ class ParameterRulesTest {
 
     @Test
     void describeListsWhatPerftestDefaulted() {
-        var m = ParameterRules.check(Tool.WRITE_BW, new ToolOptions().device("rxe0").all(true)).describe();
+        var m = ParameterRules.check(Tool.WRITE_BW, new ToolOptions().device("rxe0").all(true))
+                .describe("cycle counter at 2.100000 GHz");
         assertEquals("all", m.get("size"));
         assertEquals(100, m.get("cq_moderation"));
         assertEquals(0, m.get("inline_size"));
         assertEquals("RC", m.get("connection"));
         assertEquals("server", m.get("role"));
         assertFalse(m.containsKey("server"));
+        assertEquals("cycle counter at 2.100000 GHz", m.get("clock"), "the loops' clock, not a fixed System.nanoTime");
+    }
+
+    @Test
+    void describeListsEveryResolvedParameter() {
+        var m = ParameterRules.check(Tool.SEND_BW, new ToolOptions().server("10.0.0.2").device("rxe0").size("4K")
+                .qps(2).bidirectional(true).txDepth(64).cqModeration(8).inline(64).mtu(1024).events(true)
+                .reportGbits(true).verify(true).warmup(0).serviceLevel(3).commRdmaCm(true)).describe("clock");
+        java.util.Map<String, Object> expected = new java.util.HashMap<>();
+        expected.putAll(java.util.Map.of("tool", "ib_send_bw", "role", "client", "server", "10.0.0.2", "device", "rxe0",
+                "ib_port", 1, "gid_index", -1, "tcp_port", 18515, "size", 4096L, "iterations", 1000L, "duration_s", 0));
+        expected.putAll(java.util.Map.of("margin_s", 0, "tx_depth", 64, "rx_depth", 512, "num_qps", 2, "connection",
+                "RC", "bidirectional", true, "rdma_cm", false, "rdma_cm_exchange", true, "inline_size", 64,
+                "cq_moderation", 8));
+        expected.putAll(java.util.Map.of("post_list", 1, "mtu", 1024, "events", true, "atomic_type", "FETCH_AND_ADD",
+                "outstanding_reads", 0, "qp_timeout", 14, "sl", 3, "report_gbits", true, "verify", true,
+                "warmup_iterations", 0));
+        expected.put("clock", "clock");
+        assertEquals(expected, m);
     }
 
     @Test
