@@ -68,6 +68,58 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
         public boolean duration() {
             return durationSeconds > 0;
         }
+
+        /** An empty builder: each component set by name. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** Builds a {@link Workload} by component name rather than by position. */
+        public static final class Builder {
+            private long size;
+            private boolean allSizes;
+            private long iterations;
+            private int durationSeconds;
+            private int marginSeconds;
+            private int numQps = 1;
+            private boolean bidirectional;
+            private int txDepth = 1;
+            private int rxDepth = 1;
+            private int cqModeration;
+            private int postList = 1;
+            private int inlineSize = -1;
+            private int outstandingReads;
+            private boolean useEvents;
+            private boolean compareAndSwap;
+            private boolean noPeak;
+
+            private Builder() {
+            }
+
+            public Builder size(long v) { size = v; return this; }
+            public Builder allSizes(boolean v) { allSizes = v; return this; }
+            public Builder iterations(long v) { iterations = v; return this; }
+            public Builder durationSeconds(int v) { durationSeconds = v; return this; }
+            public Builder marginSeconds(int v) { marginSeconds = v; return this; }
+            public Builder numQps(int v) { numQps = v; return this; }
+            public Builder bidirectional(boolean v) { bidirectional = v; return this; }
+            public Builder txDepth(int v) { txDepth = v; return this; }
+            public Builder rxDepth(int v) { rxDepth = v; return this; }
+            public Builder cqModeration(int v) { cqModeration = v; return this; }
+            public Builder postList(int v) { postList = v; return this; }
+            public Builder inlineSize(int v) { inlineSize = v; return this; }
+            public Builder outstandingReads(int v) { outstandingReads = v; return this; }
+            public Builder useEvents(boolean v) { useEvents = v; return this; }
+            public Builder compareAndSwap(boolean v) { compareAndSwap = v; return this; }
+            public Builder noPeak(boolean v) { noPeak = v; return this; }
+
+            /** The workload. */
+            public Workload build() {
+                return new Workload(size, allSizes, iterations, durationSeconds, marginSeconds, numQps, bidirectional,
+                        txDepth, rxDepth, cqModeration, postList, inlineSize, outstandingReads, useEvents,
+                        compareAndSwap, noPeak);
+            }
+        }
     }
 
     /**
@@ -110,47 +162,64 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
     }
 
     /**
-     * Every parameter as --out_json lists it.
+     * Every parameter as --out_json lists it: the tool and role, then each flag with a {@link Flag#jsonKey} in
+     * declaration order, with the value the run uses (defaults applied), then the clock.
      *
      * @param loopClock what timed the measured loops (e.g. "cycle counter at 2.100000 GHz"): the engine knows it
      */
     public Map<String, Object> describe(String loopClock) {
-        Endpoint e = endpoint;
-        Workload w = workload;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("tool", tool.perftestName());
         m.put("role", role.name().toLowerCase(Locale.ROOT));
-        if (e.server != null) {
-            m.put("server", e.server);
+        if (endpoint.server != null) {
+            m.put("server", endpoint.server);
         }
-        m.put("device", e.device);
-        m.put("ib_port", e.ibPort);
-        m.put("gid_index", e.gidIndex);
-        m.put("tcp_port", e.tcpPort);
-        m.put("size", w.allSizes ? "all" : (Object) w.size);
-        m.put("iterations", w.iterations);
-        m.put("duration_s", w.durationSeconds);
-        m.put("margin_s", w.marginSeconds);
-        m.put("tx_depth", w.txDepth);
-        m.put("rx_depth", w.rxDepth);
-        m.put("num_qps", w.numQps);
-        m.put("connection", e.connection.name());
-        m.put("bidirectional", w.bidirectional);
-        m.put("rdma_cm", e.rdmaCm);
-        m.put("rdma_cm_exchange", e.rdmaCmExchange);
-        m.put("inline_size", Math.max(0, w.inlineSize));
-        m.put("cq_moderation", w.cqModeration > 0 ? w.cqModeration : ParameterRules.DEFAULT_CQ_MODERATION);
-        m.put("post_list", w.postList);
-        m.put("mtu", e.mtuBytes);
-        m.put("events", w.useEvents);
-        m.put("atomic_type", w.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD");
-        m.put("outstanding_reads", w.outstandingReads);
-        m.put("qp_timeout", e.qpTimeout);
-        m.put("sl", e.serviceLevel);
-        m.put("report_gbits", output.unit == BwUnit.GB_PER_SEC);
-        m.put("verify", output.verify);
-        m.put("warmup_iterations", limits.warmupIterations);
+        for (Flag f : Flag.values()) {
+            if (f.jsonKey() != null) {
+                m.put(f.jsonKey(), jsonValue(f));
+            }
+        }
         m.put("clock", loopClock);
         return m;
+    }
+
+    /**
+     * The value the run uses for {@code f}, as the JSON shows it.
+     *
+     * @throws IllegalStateException for a flag declared with a JSON key that this does not know yet
+     */
+    Object jsonValue(Flag f) {
+        Endpoint e = endpoint;
+        Workload w = workload;
+        return switch (f) {
+            case DEVICE -> e.device;
+            case IB_PORT -> e.ibPort;
+            case GID_INDEX -> e.gidIndex;
+            case TCP_PORT -> e.tcpPort;
+            case SIZE -> w.allSizes ? "all" : (Object) w.size;
+            case ITERATIONS -> w.iterations;
+            case DURATION -> w.durationSeconds;
+            case MARGIN -> w.marginSeconds;
+            case TX_DEPTH -> w.txDepth;
+            case RX_DEPTH -> w.rxDepth;
+            case QPS -> w.numQps;
+            case CONNECTION -> e.connection.name();
+            case BIDIRECTIONAL -> w.bidirectional;
+            case RDMA_CM -> e.rdmaCm;
+            case COMM_RDMA_CM -> e.rdmaCmExchange;
+            case INLINE_SIZE -> Math.max(0, w.inlineSize);
+            case CQ_MODERATION -> w.cqModeration > 0 ? w.cqModeration : ParameterRules.DEFAULT_CQ_MODERATION;
+            case POST_LIST -> w.postList;
+            case MTU -> e.mtuBytes;
+            case EVENTS -> w.useEvents;
+            case ATOMIC_TYPE -> w.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
+            case OUTSTANDING_READS -> w.outstandingReads;
+            case QP_TIMEOUT -> e.qpTimeout;
+            case SERVICE_LEVEL -> e.serviceLevel;
+            case REPORT_GBITS -> output.unit == BwUnit.GB_PER_SEC;
+            case VERIFY -> output.verify;
+            case WARMUP -> limits.warmupIterations;
+            default -> throw new IllegalStateException(f + " has no JSON value: add it here");
+        };
     }
 }
