@@ -9,8 +9,10 @@ import io.rdmaffm.perftest.vocab.Verb;
 import static io.rdmaffm.perftest.params.Flag.*;
 
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The one place where a command line becomes {@link RunParameters}: every per-tool default of perftest 4.5 and
@@ -66,7 +68,28 @@ public final class ParameterRules {
                 partial.ibPort(), partial.gidIndex(), partial.tcpPort(), connection, rdmaCm,
                 rdmaCm || o.on(COMM_RDMA_CM), mtu, qpTimeout, o.intFor(SERVICE_LEVEL, tool));
         return new RunParameters(tool, o.server() == null ? Role.SERVER : Role.CLIENT, endpoint, w.build(),
-                output(tool, o), limits(tool, o));
+                output(tool, o), limits(tool, o), flagValues(tool, o));
+    }
+
+    /**
+     * Every supported flag's value as given or defaulted for {@code tool}, each given value checked by its own
+     * rule: a flag declared with a rule is checked even where nothing above reads it.
+     */
+    private static Map<Flag, Object> flagValues(Tool tool, ToolOptions o) {
+        Map<Flag, Object> values = new EnumMap<>(Flag.class);
+        for (Flag f : Flag.values()) {
+            if (f.refused()) {
+                continue;
+            }
+            Object v = o.valueFor(f, tool);
+            if (o.given(f) && v instanceof Number n) {
+                f.check(n.longValue());
+            }
+            if (v != null) {
+                values.put(f, v);
+            }
+        }
+        return values;
     }
 
     /** Connection, ports and GID; the connection type and the rdma_cm flags are filled in later. */

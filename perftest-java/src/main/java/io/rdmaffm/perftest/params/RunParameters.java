@@ -7,6 +7,8 @@ import io.rdmaffm.perftest.vocab.Tool;
 import io.rdmaffm.perftest.vocab.Verb;
 
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -21,9 +23,26 @@ import java.util.Map;
  * @param workload what is measured
  * @param output   how results are shown and kept
  * @param limits   time limits and the warm-up
+ * @param flags    every supported flag's value as given (its own rule checked) or defaulted for the tool: what a
+ *                 flag without a component above is read from ({@link #value}, {@link #on})
  */
 public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload workload, Output output,
-        Limits limits) {
+        Limits limits, Map<Flag, Object> flags) {
+
+    /** Copies the flags. */
+    public RunParameters {
+        flags = Collections.unmodifiableMap(flags.isEmpty() ? new EnumMap<>(Flag.class) : new EnumMap<>(flags));
+    }
+
+    /** {@code f}'s value as given or defaulted (an Integer, Long, String, Path or Boolean), or null: none. */
+    public Object value(Flag f) {
+        return flags.get(f);
+    }
+
+    /** Whether the boolean flag {@code f} was given. */
+    public boolean on(Flag f) {
+        return Boolean.TRUE.equals(flags.get(f));
+    }
 
     /**
      * @param server         the server's host (client only), else null
@@ -158,7 +177,7 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
         Endpoint e = endpoint;
         return new RunParameters(tool, role, new Endpoint(e.server, device, e.ibPort, e.gidIndex, e.tcpPort,
                 e.connection, e.rdmaCm, e.rdmaCmExchange, e.mtuBytes, e.qpTimeout, e.serviceLevel), workload, output,
-                limits);
+                limits, flags);
     }
 
     /**
@@ -184,42 +203,24 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
     }
 
     /**
-     * The value the run uses for {@code f}, as the JSON shows it.
-     *
-     * @throws IllegalStateException for a flag declared with a JSON key that this does not know yet
+     * The value the run uses for {@code f}, as the JSON shows it: the resolved component where the rules derive
+     * one, else the flag's value as given or defaulted.
      */
     Object jsonValue(Flag f) {
         Endpoint e = endpoint;
         Workload w = workload;
         return switch (f) {
-            case DEVICE -> e.device;
-            case IB_PORT -> e.ibPort;
-            case GID_INDEX -> e.gidIndex;
-            case TCP_PORT -> e.tcpPort;
-            case SIZE -> w.allSizes ? "all" : (Object) w.size;
-            case ITERATIONS -> w.iterations;
-            case DURATION -> w.durationSeconds;
+            case DEVICE -> e.device; // resolved to the first device after the rules
+            case SIZE -> w.allSizes ? "all" : (Object) w.size; // -a folds in; K/M parsed
             case MARGIN -> w.marginSeconds;
-            case TX_DEPTH -> w.txDepth;
             case RX_DEPTH -> w.rxDepth;
-            case QPS -> w.numQps;
             case CONNECTION -> e.connection.name();
-            case BIDIRECTIONAL -> w.bidirectional;
-            case RDMA_CM -> e.rdmaCm;
             case COMM_RDMA_CM -> e.rdmaCmExchange;
             case INLINE_SIZE -> Math.max(0, w.inlineSize);
             case CQ_MODERATION -> w.cqModeration > 0 ? w.cqModeration : ParameterRules.DEFAULT_CQ_MODERATION;
-            case POST_LIST -> w.postList;
-            case MTU -> e.mtuBytes;
-            case EVENTS -> w.useEvents;
             case ATOMIC_TYPE -> w.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
-            case OUTSTANDING_READS -> w.outstandingReads;
-            case QP_TIMEOUT -> e.qpTimeout;
-            case SERVICE_LEVEL -> e.serviceLevel;
-            case REPORT_GBITS -> output.unit == BwUnit.GB_PER_SEC;
-            case VERIFY -> output.verify;
-            case WARMUP -> limits.warmupIterations;
-            default -> throw new IllegalStateException(f + " has no JSON value: add it here");
+            // A flag whose JSON value is its value as given or defaulted needs no case.
+            default -> flags.get(f);
         };
     }
 }

@@ -81,6 +81,18 @@ class FlagTest {
         assertTrue(!new ToolOptions().with(Flag.EVENTS, false).given(Flag.EVENTS), "false is not given");
     }
 
+    @Test
+    void theParametersCarryEveryFlagGivenOrDefaulted() {
+        RunParameters p = ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(Flag.NO_PEAK)
+                .with(Flag.ACCEPT_TIMEOUT, 9));
+        assertTrue(p.on(Flag.NO_PEAK));
+        assertEquals(9, p.value(Flag.ACCEPT_TIMEOUT));
+        assertEquals(5000L, p.value(Flag.ITERATIONS), "defaulted for the tool");
+        assertEquals(false, p.value(Flag.EVENTS));
+        assertNull(p.value(Flag.HGRM), "no default, not given");
+        assertNull(p.value(Flag.TCLASS), "a refused flag has no value");
+    }
+
     @ParameterizedTest
     @EnumSource(Tool.class)
     void describeHasExactlyTheDeclaredJsonKeys(Tool tool) {
