@@ -62,7 +62,7 @@ public final class ParameterRules {
         require(!(o.on(EVENTS) && tool == Tool.WRITE_LAT),
                 "Events feature not available on WRITE verb (ib_write_lat polls memory)");
         w.useEvents(o.on(EVENTS)).compareAndSwap(compareAndSwap(tool, o))
-                .outstandingReads(o.intFor(OUTSTANDING_READS, tool)).noPeak(o.on(NO_PEAK));
+                .outstandingReads(o.intFor(OUTSTANDING_READS, tool));
         int qpTimeout = o.intFor(QP_TIMEOUT, tool);
         RunParameters.Endpoint endpoint = new RunParameters.Endpoint(partial.server(), partial.device(),
                 partial.ibPort(), partial.gidIndex(), partial.tcpPort(), connection, rdmaCm,

@@ -77,11 +77,10 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
      * @param outstandingReads  {@code -o}, or 0: the device's maximum
      * @param useEvents         {@code -e}
      * @param compareAndSwap    {@code -A CMP_AND_SWAP}
-     * @param noPeak            {@code -N}
      */
     public record Workload(long size, boolean allSizes, long iterations, int durationSeconds, int marginSeconds,
             int numQps, boolean bidirectional, int txDepth, int rxDepth, int cqModeration, int postList,
-            int inlineSize, int outstandingReads, boolean useEvents, boolean compareAndSwap, boolean noPeak) {
+            int inlineSize, int outstandingReads, boolean useEvents, boolean compareAndSwap) {
 
         /** Whether this is a duration-mode ({@code -D}) run. */
         public boolean duration() {
@@ -110,7 +109,6 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
             private int outstandingReads;
             private boolean useEvents;
             private boolean compareAndSwap;
-            private boolean noPeak;
 
             private Builder() {
             }
@@ -130,13 +128,12 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
             public Builder outstandingReads(int v) { outstandingReads = v; return this; }
             public Builder useEvents(boolean v) { useEvents = v; return this; }
             public Builder compareAndSwap(boolean v) { compareAndSwap = v; return this; }
-            public Builder noPeak(boolean v) { noPeak = v; return this; }
 
             /** The workload. */
             public Workload build() {
                 return new Workload(size, allSizes, iterations, durationSeconds, marginSeconds, numQps, bidirectional,
                         txDepth, rxDepth, cqModeration, postList, inlineSize, outstandingReads, useEvents,
-                        compareAndSwap, noPeak);
+                        compareAndSwap);
             }
         }
     }
