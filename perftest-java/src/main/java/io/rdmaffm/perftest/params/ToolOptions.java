@@ -109,21 +109,20 @@ public final class ToolOptions {
 
     /** The value given, checked by the flag's rule, else {@code tool}'s default. */
     int intFor(Flag f, Tool tool) {
-        Integer v = (Integer) given.get(f);
-        if (v == null) {
-            return (Integer) f.defaultFor(tool);
-        }
-        f.check(v);
-        return v;
+        return numberFor(f, tool).intValue();
     }
 
     /** The value given, checked by the flag's rule, else {@code tool}'s default. */
     long longFor(Flag f, Tool tool) {
-        Long v = (Long) given.get(f);
+        return numberFor(f, tool).longValue();
+    }
+
+    private Number numberFor(Flag f, Tool tool) {
+        Number v = (Number) given.get(f);
         if (v == null) {
-            return (Long) f.defaultFor(tool);
+            return (Number) f.defaultFor(tool);
         }
-        f.check(v);
+        f.check(v.longValue());
         return v;
     }
 
