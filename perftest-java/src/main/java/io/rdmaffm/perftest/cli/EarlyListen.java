@@ -1,16 +1,19 @@
 package io.rdmaffm.perftest.cli;
 
 import io.rdmaffm.perftest.exchange.ExchangeListener;
+import io.rdmaffm.perftest.params.Flag;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
  * A tool's server listens before picocli has modelled its command line, so a peer started a second later finds
  * it, as it finds C perftest: under an emulated CPU, picocli's model alone costs seconds before {@code main}
- * could reach {@code listen}. This scans argv with a table of which options take a value (held equal to the
- * picocli model by a test) and binds the TCP port only when it is sure: a server (no host argument) that
+ * could reach {@code listen}. This scans argv with the {@link Flag} table (which options take a value; a test
+ * holds it equal to the picocli model) and binds the TCP port only when it is sure: a server (no host argument) that
  * exchanges over TCP. Anything it does not recognize leaves the listen where it always was, after parsing.
  *
  * <p>The bound socket waits in {@link ExchangeListener} until the run listens on the same port; a command line
@@ -20,32 +23,31 @@ public final class EarlyListen {
     /** perftest's default port. */
     static final int DEFAULT_PORT = 18515;
 
-    /** Options without a value, every tool's (as picocli declares them). */
-    static final Set<String> FLAGS = Set.of("-a", "--all", "-e", "--events", "-F", "--CPU-freq",
-            "--perform_warm_up", "-R", "--rdma_cm", "-z", "--comm_rdma_cm", "--report_gbits", "--out_json",
-            "--verify", "--debug", "-b", "--bidirectional", "-N", "--noPeak", "-U", "--report-unsorted", "-h",
-            "--help", "-V", "--version", "-O", "--dualport", "-g", "--mcg", "-H", "--report-histogrm",
-            "--report-histogram", "-C", "--report-cycles", "--use-srq", "--run_infinitely", "--report-both",
-            "--report-per-port", "--cpu_util", "--odp", "--use_hugepages", "--mr_per_qp", "--ipv6",
-            "--use_old_post_send", "--reversed", "--dont_xchg_versions", "--disable_pcie_relaxed");
+    /** Options without a value, every tool's: the boolean {@link Flag}s and picocli's help and version. */
+    static final Set<String> FLAGS = names(true);
 
     /** Options that take one value, every tool's. */
-    static final Set<String> WITH_VALUE = Set.of("-d", "--ib-dev", "-i", "--ib-port", "-x", "--gid-index", "-p",
-            "--port", "-s", "--size", "-n", "--iters", "-D", "--duration", "-f", "--margin", "-t", "--tx-depth", "-r",
-            "--rx-depth", "-c", "--connection", "-m", "--mtu", "-u", "--qp-timeout", "-S", "--sl", "--out_json_file",
-            "--warmup", "--timeout", "--accept-timeout", "--peer-timeout", "--hgrm", "-q", "--qp", "-l",
-            "--post_list", "-Q", "--cq-mod", "-I", "--inline_size", "-o", "--outs", "-A", "--atomic_type", "-M",
-            "--MGID", "-X", "--vector", "-w", "--limit_bw", "-y", "--limit_msgrate", "-W", "--report-counters",
-            "-T", "--tos", "--latency_gap", "--output", "--mmap", "--mmap-offset", "--source_ip", "--dlid",
-            "--force-link", "--tclass", "--pkey_index", "--retry_count", "--wait_destroy", "--inline_recv",
-            "--recv_post_list", "--rate_limit", "--rate_units", "--rate_limit_type", "--burst_size",
-            "--typical_pkt_size", "--use_cuda", "--use_rocm");
+    static final Set<String> WITH_VALUE = names(false);
 
     /** Flags after which the TCP listen is not the first thing the run does (rdma_cm, IPv6) or never comes. */
     private static final Set<String> NO_TCP_LISTEN = Set.of("-R", "--rdma_cm", "-z", "--comm_rdma_cm", "--ipv6",
             "-h", "--help", "-V", "--version");
 
     private EarlyListen() {
+    }
+
+    /** The names of every tool's boolean options ({@code flags}) or of those with a value; plain data, no parser. */
+    private static Set<String> names(boolean flags) {
+        Set<String> names = new HashSet<>();
+        for (Flag f : Flag.values()) {
+            if ((f.kind() == Flag.Kind.BOOLEAN) == flags) {
+                names.addAll(f.names());
+            }
+        }
+        if (flags) {
+            names.addAll(List.of("-h", "--help", "-V", "--version"));
+        }
+        return Set.copyOf(names);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.cli;
 
+import io.rdmaffm.perftest.vocab.Tool;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -39,11 +40,7 @@ public final class Main implements Runnable {
     static CommandLine commandLine(List<String> subcommands) {
         CommandLine cl = new CommandLine(new Main());
         for (String name : subcommands) {
-            Object command = subcommand(name);
-            cl.addSubcommand(name, command);
-            if (command instanceof ToolCommand) {
-                NotYetSupported.register(cl.getSubcommands().get(name).getCommandSpec());
-            }
+            cl.addSubcommand(name, subcommand(name));
         }
         cl.setExecutionExceptionHandler(new ErrorHandler());
         // Bad input: one line naming the problem, like perftest, not the whole usage text.
@@ -53,14 +50,8 @@ public final class Main implements Runnable {
 
     private static Object subcommand(String name) {
         return switch (name) {
-            case "ib_write_bw" -> new Tools.WriteBw();
-            case "ib_write_lat" -> new Tools.WriteLat();
-            case "ib_read_bw" -> new Tools.ReadBw();
-            case "ib_read_lat" -> new Tools.ReadLat();
-            case "ib_send_bw" -> new Tools.SendBw();
-            case "ib_send_lat" -> new Tools.SendLat();
-            case "ib_atomic_bw" -> new Tools.AtomicBw();
-            case "ib_atomic_lat" -> new Tools.AtomicLat();
+            case "ib_write_bw", "ib_write_lat", "ib_read_bw", "ib_read_lat", "ib_send_bw", "ib_send_lat",
+                 "ib_atomic_bw", "ib_atomic_lat" -> ToolCommand.spec(Tool.fromPerftestName(name));
             case "devices" -> new DevicesCommand();
             case "doctor" -> new DoctorCommand();
             case "validate" -> new ValidateCommand();

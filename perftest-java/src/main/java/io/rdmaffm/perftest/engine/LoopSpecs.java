@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.engine;
 
+import io.rdmaffm.perftest.params.Flag;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.vocab.Verb;
@@ -44,7 +45,7 @@ final class LoopSpecs {
         RunParameters.Workload w = p.workload();
         int tx = Math.max(1, Math.min(plan.txDepth(), (int) Math.max(1, iters)));
         int cqMod = Math.max(1, Math.min(plan.cqMod(), tx));
-        boolean noPeak = w.noPeak() || w.duration() || iters > 20_000;
+        boolean noPeak = p.on(Flag.NO_PEAK) || w.duration() || iters > 20_000;
         boolean duration = timed && w.duration();
         return new BwSpec(iters, tx, cqMod, Math.max(1, w.postList()), inline(p, plan, size), noPeak,
                 duration ? w.durationSeconds() * 1_000_000_000L : 0,

@@ -6,14 +6,19 @@ import io.rdmaffm.perftest.vocab.Role;
 import io.rdmaffm.perftest.vocab.Tool;
 import io.rdmaffm.perftest.vocab.Verb;
 
+import static io.rdmaffm.perftest.params.Flag.*;
+
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The one place where a command line becomes {@link RunParameters}: every per-tool default of perftest 4.5 and
- * every rule between flags, each with perftest's message where perftest has one. Rules run in a fixed order;
- * the first that fails is the one the user sees.
+ * every rule between flags, each with perftest's message where perftest has one. A flag's default per tool and
+ * its own range rule are declared with it ({@link Flag}); the rules between flags are here. Rules run in a fixed
+ * order, each flag's own where its value is first read; the first that fails is the one the user sees.
  */
 public final class ParameterRules {
     /** perftest's default {@code -Q} when the plan has no reason to choose another. */
@@ -34,104 +39,103 @@ public final class ParameterRules {
      * @throws InvalidParameterException naming the first rule the command line breaks
      */
     public static RunParameters check(Tool tool, ToolOptions o) {
-        RunParameters.Endpoint partial = endpoint(o);
-        long size = size(tool, o);
-        long iterations = iterations(tool, o);
-        int[] duration = duration(o);
-        int tx = txDepth(tool, o);
-        int rx = rxDepth(tool, o);
+        RunParameters.Endpoint partial = endpoint(tool, o);
+        RunParameters.Workload.Builder w = RunParameters.Workload.builder();
+        w.size(size(tool, o)).allSizes(o.on(ALL_SIZES));
+        long iterations = o.longFor(ITERATIONS, tool);
+        w.iterations(iterations);
+        duration(tool, o, w);
+        int tx = o.intFor(TX_DEPTH, tool);
+        w.txDepth(tx).rxDepth(rxDepth(tool, o));
         Connection connection = connection(tool, o);
-        int qps = numQps(tool, o);
-        boolean bidirectional = o.bidirectional;
-        require(!(bidirectional && tool.verb() == Verb.SEND && o.duration != null),
+        int qps = o.intFor(QPS, tool);
+        require(tool.bandwidth() || qps == 1, "Multiple QPs only available on bw tests");
+        boolean bidirectional = o.on(BIDIRECTIONAL);
+        w.numQps(qps).bidirectional(bidirectional);
+        require(!(bidirectional && tool.verb() == Verb.SEND && o.given(DURATION)),
                 // perftest prints each side's own row here, without the report exchange of the iteration mode.
                 "-b with -D for ib_send_bw is not supported yet by perftest-java");
         boolean rdmaCm = rdmaCm(o, connection);
-        int inline = inline(o);
-        int cqMod = o.cqModeration == null ? 0 : o.cqModeration;
-        require(o.cqModeration == null || cqMod >= 1 && cqMod <= 1024, "CQ moderation (-Q) must be 1..1024");
-        int postList = postList(o, tx, iterations);
-        int mtu = mtu(o);
-        require(!(o.events && tool == Tool.WRITE_LAT),
+        w.inlineSize(o.intFor(INLINE_SIZE, tool)).cqModeration(o.intFor(CQ_MODERATION, tool))
+                .postList(postList(tool, o, tx, iterations));
+        int mtu = mtu(tool, o);
+        require(!(o.on(EVENTS) && tool == Tool.WRITE_LAT),
                 "Events feature not available on WRITE verb (ib_write_lat polls memory)");
-        boolean cas = compareAndSwap(o);
-        int outs = o.outstandingReads == null ? 0 : o.outstandingReads;
-        require(o.outstandingReads == null || outs >= 1, "outstanding reads (-o) must be positive");
-        int qpTimeout = orDefault(o.qpTimeout, 14);
-        require(qpTimeout >= 0 && qpTimeout <= 31, "QP timeout (-u) must be 0..31");
+        w.useEvents(o.on(EVENTS)).compareAndSwap(compareAndSwap(tool, o))
+                .outstandingReads(o.intFor(OUTSTANDING_READS, tool));
+        int qpTimeout = o.intFor(QP_TIMEOUT, tool);
         RunParameters.Endpoint endpoint = new RunParameters.Endpoint(partial.server(), partial.device(),
-                partial.ibPort(), partial.gidIndex(), partial.tcpPort(), connection, rdmaCm, rdmaCm || o.commRdmaCm,
-                mtu, qpTimeout, orDefault(o.serviceLevel, 0));
-        RunParameters.Workload workload = new RunParameters.Workload(size, o.all, iterations, duration[0],
-                duration[1], qps, bidirectional, tx, rx, cqMod, postList, inline, outs, o.events, cas, o.noPeak);
-        return new RunParameters(tool, o.server == null ? Role.SERVER : Role.CLIENT, endpoint, workload, output(tool, o),
-                limits(o));
+                partial.ibPort(), partial.gidIndex(), partial.tcpPort(), connection, rdmaCm,
+                rdmaCm || o.on(COMM_RDMA_CM), mtu, qpTimeout, o.intFor(SERVICE_LEVEL, tool));
+        return new RunParameters(tool, o.server() == null ? Role.SERVER : Role.CLIENT, endpoint, w.build(),
+                output(tool, o), limits(tool, o), flagValues(tool, o));
+    }
+
+    /**
+     * Every supported flag's value as given or defaulted for {@code tool}, each given value checked by its own
+     * rule: a flag declared with a rule is checked even where nothing above reads it.
+     */
+    private static Map<Flag, Object> flagValues(Tool tool, ToolOptions o) {
+        Map<Flag, Object> values = new EnumMap<>(Flag.class);
+        for (Flag f : Flag.values()) {
+            if (f.refused()) {
+                continue;
+            }
+            Object v = o.valueFor(f, tool);
+            if (o.given(f) && v instanceof Number n) {
+                f.check(n.longValue());
+            }
+            if (v != null) {
+                values.put(f, v);
+            }
+        }
+        return values;
     }
 
     /** Connection, ports and GID; the connection type and the rdma_cm flags are filled in later. */
-    private static RunParameters.Endpoint endpoint(ToolOptions o) {
-        int ibPort = orDefault(o.ibPort, 1);
-        require(ibPort >= 1 && ibPort <= 255, "invalid -i/--ib-port " + ibPort + " (ports start at 1)");
-        int gid = -1;
-        if (o.gidIndex != null) {
-            require(o.gidIndex >= 0 && o.gidIndex <= 255, "invalid -x/--gid-index " + o.gidIndex);
-            gid = o.gidIndex;
-        }
-        int tcpPort = orDefault(o.tcpPort, 18515);
-        require(tcpPort >= 1 && tcpPort <= 65535, "invalid -p/--port " + tcpPort);
-        return new RunParameters.Endpoint(o.server, o.device, ibPort, gid, tcpPort, Connection.RC, false, false, 0,
-                14, 0);
+    private static RunParameters.Endpoint endpoint(Tool tool, ToolOptions o) {
+        int ibPort = o.intFor(IB_PORT, tool);
+        int gid = o.intFor(GID_INDEX, tool);
+        int tcpPort = o.intFor(TCP_PORT, tool);
+        return new RunParameters.Endpoint(o.server(), o.text(DEVICE), ibPort, gid, tcpPort, Connection.RC, false,
+                false, 0, 14, 0);
     }
 
     private static long size(Tool tool, ToolOptions o) {
         if (tool.verb() == Verb.ATOMIC) {
-            require(o.size == null, "Message size cannot be changed for Atomic tests");
-            require(!o.all, "-a is not available for atomic tests (the size is always 8 bytes)");
+            require(!o.given(SIZE), "Message size cannot be changed for Atomic tests");
+            require(!o.on(ALL_SIZES), "-a is not available for atomic tests (the size is always 8 bytes)");
             return 8;
         }
-        return o.size == null ? (tool.bandwidth() ? 65536 : 2) : parseSize(o.size);
+        return parseSize((String) o.valueFor(SIZE, tool));
     }
 
-    private static long iterations(Tool tool, ToolOptions o) {
-        long iterations = o.iterations != null ? o.iterations : tool == Tool.WRITE_BW ? 5000 : 1000;
-        require(iterations >= 5 && iterations <= 100_000_000L,
-                "iterations (-n) must be 5..100000000, not " + iterations);
-        return iterations;
-    }
-
-    /** {duration, margin} in seconds; {0, 0} in iteration mode. */
-    private static int[] duration(ToolOptions o) {
-        if (o.duration == null) {
-            require(o.margin == null, "-f/--margin needs -D");
-            return new int[] {0, 0};
+    /** -D and -f: duration and margin in seconds, both 0 in iteration mode. */
+    private static void duration(Tool tool, ToolOptions o, RunParameters.Workload.Builder w) {
+        if (!o.given(DURATION)) {
+            require(!o.given(MARGIN), "-f/--margin needs -D");
+            w.durationSeconds(0).marginSeconds(0);
+            return;
         }
-        int d = o.duration;
-        require(d > 0, "duration (-D) must be a positive number of seconds");
-        require(!o.all, "-D cannot be combined with -a");
-        require(!o.events, "-D cannot be combined with -e");
-        int margin = o.margin == null ? d / 4 : o.margin;
+        int d = o.intFor(DURATION, tool);
+        require(!o.on(ALL_SIZES), "-D cannot be combined with -a");
+        require(!o.on(EVENTS), "-D cannot be combined with -e");
+        int margin = o.given(MARGIN) ? o.intGiven(MARGIN) : d / 4;
         require(d > 2 * margin, "please check that DURATION > 2*MARGIN");
-        return new int[] {d, margin};
-    }
-
-    private static int txDepth(Tool tool, ToolOptions o) {
-        int tx = o.txDepth != null ? o.txDepth : tool.bandwidth() ? 128 : 1;
-        require(tx >= 1 && tx <= 15000, "tx depth (-t) must be 1..15000");
-        return tx;
+        w.durationSeconds(d).marginSeconds(margin);
     }
 
     private static int rxDepth(Tool tool, ToolOptions o) {
         if (tool.verb() != Verb.SEND) {
-            require(o.rxDepth == null || o.rxDepth == 1, "On RDMA verbs rx depth can be only 1");
+            Integer given = o.intGiven(RX_DEPTH);
+            require(given == null || given == 1, "On RDMA verbs rx depth can be only 1");
             return 1;
         }
-        int rx = orDefault(o.rxDepth, 512);
-        require(rx >= 1 && rx <= 16384, "rx depth (-r) must be 1..16384");
-        return rx;
+        return o.intFor(RX_DEPTH, tool);
     }
 
     private static Connection connection(Tool tool, ToolOptions o) {
-        String typed = o.connection == null ? "RC" : o.connection;
+        String typed = (String) o.valueFor(CONNECTION, tool);
         String c = typed.toUpperCase(Locale.ROOT);
         require(KNOWN_CONNECTIONS.contains(c), "unknown connection type -c " + typed + " (RC, UC or UD)");
         boolean allowed = switch (tool.verb()) {
@@ -144,52 +148,32 @@ public final class ParameterRules {
         return Connection.valueOf(c);
     }
 
-    private static int numQps(Tool tool, ToolOptions o) {
-        int qps = orDefault(o.qps, 1);
-        require(qps >= 1 && qps <= 16384, "number of QPs (-q) must be 1..16384");
-        require(tool.bandwidth() || qps == 1, "Multiple QPs only available on bw tests");
-        return qps;
-    }
-
     private static boolean rdmaCm(ToolOptions o, Connection c) {
-        if (o.rdmaCm) {
+        if (o.on(RDMA_CM)) {
             require(c != Connection.UC, "UC is not supported in librdmacm (-R)");
             require(c != Connection.UD, "-R with -c UD is not supported yet by perftest-java");
         }
-        return o.rdmaCm;
+        return o.on(RDMA_CM);
     }
 
-    private static int inline(ToolOptions o) {
-        if (o.inline == null) {
-            return -1;
+    private static int postList(Tool tool, ToolOptions o, int tx, long iterations) {
+        if (!o.given(POST_LIST)) {
+            return o.intFor(POST_LIST, tool);
         }
-        require(o.inline >= 0 && o.inline <= 912, "inline size (-I) must be 0..912");
-        return o.inline;
-    }
-
-    private static int postList(ToolOptions o, int tx, long iterations) {
-        if (o.postList == null) {
-            return 1;
-        }
-        int v = o.postList;
+        int v = o.intGiven(POST_LIST);
         require(v >= 1 && v <= tx, "post list (-l) must be 1..tx depth (" + tx + ")");
         require(iterations % v == 0, "iterations (-n) must be a multiple of the post list (-l)");
         return v;
     }
 
-    private static int mtu(ToolOptions o) {
-        if (o.mtu == null) {
-            return 0;
-        }
-        require(MTUS.contains(o.mtu), "MTU (-m) must be 256, 512, 1024, 2048 or 4096");
-        return o.mtu;
+    private static int mtu(Tool tool, ToolOptions o) {
+        int mtu = o.intFor(MTU, tool);
+        require(!o.given(MTU) || MTUS.contains(mtu), "MTU (-m) must be 256, 512, 1024, 2048 or 4096");
+        return mtu;
     }
 
-    private static boolean compareAndSwap(ToolOptions o) {
-        if (o.atomicType == null) {
-            return false;
-        }
-        String v = o.atomicType.toUpperCase(Locale.ROOT);
+    private static boolean compareAndSwap(Tool tool, ToolOptions o) {
+        String v = ((String) o.valueFor(ATOMIC_TYPE, tool)).toUpperCase(Locale.ROOT);
         require(v.equals("CMP_AND_SWAP") || v.equals("FETCH_AND_ADD"),
                 "atomic type (-A) must be CMP_AND_SWAP or FETCH_AND_ADD");
         return v.equals("CMP_AND_SWAP");
@@ -197,20 +181,18 @@ public final class ParameterRules {
 
     private static RunParameters.Output output(Tool tool, ToolOptions o) {
         // perftest refuses it too (" is Available only on Latency tests"): a bandwidth run keeps no samples.
-        require(!o.unsorted || !tool.bandwidth(), "-U (--report-unsorted) is available only on latency tests");
-        Path json = o.outJson || o.outJsonFile != null
-                ? o.outJsonFile == null ? Path.of("perftest_out.json") : o.outJsonFile : null;
-        return new RunParameters.Output(o.reportGbits ? BwUnit.GB_PER_SEC : BwUnit.MB_PER_SEC, json, o.hgrm,
-                o.unsorted, o.verify);
+        require(!o.on(REPORT_UNSORTED) || !tool.bandwidth(),
+                "-U (--report-unsorted) is available only on latency tests");
+        Path json = o.on(OUT_JSON) || o.given(OUT_JSON_FILE) ? (Path) o.valueFor(OUT_JSON_FILE, tool) : null;
+        return new RunParameters.Output(o.on(REPORT_GBITS) ? BwUnit.GB_PER_SEC : BwUnit.MB_PER_SEC, json,
+                o.path(HGRM), o.on(REPORT_UNSORTED), o.on(VERIFY));
     }
 
-    private static RunParameters.Limits limits(ToolOptions o) {
-        int warmup = orDefault(o.warmup, 4_000);
-        require(warmup >= 0, "--warmup must be >= 0");
-        int timeout = orDefault(o.timeout, 10);
-        require(timeout >= 1, "--timeout must be at least 1 second");
-        return new RunParameters.Limits(timeout, orDefault(o.acceptTimeout, 300), orDefault(o.peerTimeout, 300),
-                warmup, o.debug);
+    private static RunParameters.Limits limits(Tool tool, ToolOptions o) {
+        int warmup = o.intFor(WARMUP, tool);
+        int timeout = o.intFor(TIMEOUT, tool);
+        return new RunParameters.Limits(timeout, o.intFor(ACCEPT_TIMEOUT, tool), o.intFor(PEER_TIMEOUT, tool), warmup,
+                o.on(DEBUG));
     }
 
     /** perftest's {@code -s}: bytes, or with a K or M suffix (powers of 1024). */
@@ -232,10 +214,6 @@ public final class ParameterRules {
         }
         require(v >= 1 && v <= MAX_SIZE, "size must be 1 .. " + MAX_SIZE + " bytes, not " + v);
         return v;
-    }
-
-    private static int orDefault(Integer given, int perftestDefault) {
-        return given == null ? perftestDefault : given;
     }
 
     private static void require(boolean rule, String message) {

@@ -7,6 +7,8 @@ import io.rdmaffm.perftest.vocab.Tool;
 import io.rdmaffm.perftest.vocab.Verb;
 
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -21,9 +23,26 @@ import java.util.Map;
  * @param workload what is measured
  * @param output   how results are shown and kept
  * @param limits   time limits and the warm-up
+ * @param flags    every supported flag's value as given (its own rule checked) or defaulted for the tool: what a
+ *                 flag without a component above is read from ({@link #value}, {@link #on})
  */
 public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload workload, Output output,
-        Limits limits) {
+        Limits limits, Map<Flag, Object> flags) {
+
+    /** Copies the flags. */
+    public RunParameters {
+        flags = Collections.unmodifiableMap(flags.isEmpty() ? new EnumMap<>(Flag.class) : new EnumMap<>(flags));
+    }
+
+    /** {@code f}'s value as given or defaulted (an Integer, Long, String, Path or Boolean), or null: none. */
+    public Object value(Flag f) {
+        return flags.get(f);
+    }
+
+    /** Whether the boolean flag {@code f} was given. */
+    public boolean on(Flag f) {
+        return Boolean.TRUE.equals(flags.get(f));
+    }
 
     /**
      * @param server         the server's host (client only), else null
@@ -58,15 +77,64 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
      * @param outstandingReads  {@code -o}, or 0: the device's maximum
      * @param useEvents         {@code -e}
      * @param compareAndSwap    {@code -A CMP_AND_SWAP}
-     * @param noPeak            {@code -N}
      */
     public record Workload(long size, boolean allSizes, long iterations, int durationSeconds, int marginSeconds,
             int numQps, boolean bidirectional, int txDepth, int rxDepth, int cqModeration, int postList,
-            int inlineSize, int outstandingReads, boolean useEvents, boolean compareAndSwap, boolean noPeak) {
+            int inlineSize, int outstandingReads, boolean useEvents, boolean compareAndSwap) {
 
         /** Whether this is a duration-mode ({@code -D}) run. */
         public boolean duration() {
             return durationSeconds > 0;
+        }
+
+        /** An empty builder: each component set by name. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** Builds a {@link Workload} by component name rather than by position. */
+        public static final class Builder {
+            private long size;
+            private boolean allSizes;
+            private long iterations;
+            private int durationSeconds;
+            private int marginSeconds;
+            private int numQps = 1;
+            private boolean bidirectional;
+            private int txDepth = 1;
+            private int rxDepth = 1;
+            private int cqModeration;
+            private int postList = 1;
+            private int inlineSize = -1;
+            private int outstandingReads;
+            private boolean useEvents;
+            private boolean compareAndSwap;
+
+            private Builder() {
+            }
+
+            public Builder size(long v) { size = v; return this; }
+            public Builder allSizes(boolean v) { allSizes = v; return this; }
+            public Builder iterations(long v) { iterations = v; return this; }
+            public Builder durationSeconds(int v) { durationSeconds = v; return this; }
+            public Builder marginSeconds(int v) { marginSeconds = v; return this; }
+            public Builder numQps(int v) { numQps = v; return this; }
+            public Builder bidirectional(boolean v) { bidirectional = v; return this; }
+            public Builder txDepth(int v) { txDepth = v; return this; }
+            public Builder rxDepth(int v) { rxDepth = v; return this; }
+            public Builder cqModeration(int v) { cqModeration = v; return this; }
+            public Builder postList(int v) { postList = v; return this; }
+            public Builder inlineSize(int v) { inlineSize = v; return this; }
+            public Builder outstandingReads(int v) { outstandingReads = v; return this; }
+            public Builder useEvents(boolean v) { useEvents = v; return this; }
+            public Builder compareAndSwap(boolean v) { compareAndSwap = v; return this; }
+
+            /** The workload. */
+            public Workload build() {
+                return new Workload(size, allSizes, iterations, durationSeconds, marginSeconds, numQps, bidirectional,
+                        txDepth, rxDepth, cqModeration, postList, inlineSize, outstandingReads, useEvents,
+                        compareAndSwap);
+            }
         }
     }
 
@@ -106,47 +174,50 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
         Endpoint e = endpoint;
         return new RunParameters(tool, role, new Endpoint(e.server, device, e.ibPort, e.gidIndex, e.tcpPort,
                 e.connection, e.rdmaCm, e.rdmaCmExchange, e.mtuBytes, e.qpTimeout, e.serviceLevel), workload, output,
-                limits);
+                limits, flags);
     }
 
-    /** Every parameter as --out_json lists it. */
-    public Map<String, Object> describe() {
-        Endpoint e = endpoint;
-        Workload w = workload;
+    /**
+     * Every parameter as --out_json lists it: the tool and role, then each flag with a {@link Flag#jsonKey} in
+     * declaration order, with the value the run uses (defaults applied), then the clock.
+     *
+     * @param loopClock what timed the measured loops (e.g. "cycle counter at 2.100000 GHz"): the engine knows it
+     */
+    public Map<String, Object> describe(String loopClock) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("tool", tool.perftestName());
         m.put("role", role.name().toLowerCase(Locale.ROOT));
-        if (e.server != null) {
-            m.put("server", e.server);
+        if (endpoint.server != null) {
+            m.put("server", endpoint.server);
         }
-        m.put("device", e.device);
-        m.put("ib_port", e.ibPort);
-        m.put("gid_index", e.gidIndex);
-        m.put("tcp_port", e.tcpPort);
-        m.put("size", w.allSizes ? "all" : (Object) w.size);
-        m.put("iterations", w.iterations);
-        m.put("duration_s", w.durationSeconds);
-        m.put("margin_s", w.marginSeconds);
-        m.put("tx_depth", w.txDepth);
-        m.put("rx_depth", w.rxDepth);
-        m.put("num_qps", w.numQps);
-        m.put("connection", e.connection.name());
-        m.put("bidirectional", w.bidirectional);
-        m.put("rdma_cm", e.rdmaCm);
-        m.put("rdma_cm_exchange", e.rdmaCmExchange);
-        m.put("inline_size", Math.max(0, w.inlineSize));
-        m.put("cq_moderation", w.cqModeration > 0 ? w.cqModeration : ParameterRules.DEFAULT_CQ_MODERATION);
-        m.put("post_list", w.postList);
-        m.put("mtu", e.mtuBytes);
-        m.put("events", w.useEvents);
-        m.put("atomic_type", w.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD");
-        m.put("outstanding_reads", w.outstandingReads);
-        m.put("qp_timeout", e.qpTimeout);
-        m.put("sl", e.serviceLevel);
-        m.put("report_gbits", output.unit == BwUnit.GB_PER_SEC);
-        m.put("verify", output.verify);
-        m.put("warmup_iterations", limits.warmupIterations);
-        m.put("clock", "System.nanoTime (ns)");
+        for (Flag f : Flag.values()) {
+            if (f.jsonKey() != null) {
+                m.put(f.jsonKey(), jsonValue(f));
+            }
+        }
+        m.put("clock", loopClock);
         return m;
+    }
+
+    /**
+     * The value the run uses for {@code f}, as the JSON shows it: the resolved component where the rules derive
+     * one, else the flag's value as given or defaulted.
+     */
+    Object jsonValue(Flag f) {
+        Endpoint e = endpoint;
+        Workload w = workload;
+        return switch (f) {
+            case DEVICE -> e.device; // resolved to the first device after the rules
+            case SIZE -> w.allSizes ? "all" : (Object) w.size; // -a folds in; K/M parsed
+            case MARGIN -> w.marginSeconds;
+            case RX_DEPTH -> w.rxDepth;
+            case CONNECTION -> e.connection.name();
+            case COMM_RDMA_CM -> e.rdmaCmExchange;
+            case INLINE_SIZE -> Math.max(0, w.inlineSize);
+            case CQ_MODERATION -> w.cqModeration > 0 ? w.cqModeration : ParameterRules.DEFAULT_CQ_MODERATION;
+            case ATOMIC_TYPE -> w.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
+            // A flag whose JSON value is its value as given or defaulted needs no case.
+            default -> flags.get(f);
+        };
     }
 }

@@ -1,126 +1,134 @@
 package io.rdmaffm.perftest.params;
 
+import io.rdmaffm.perftest.vocab.Tool;
+
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
 
 /**
- * What the command line said, before any default or rule: null (or false) for every flag not given. Filled by
- * the CLI (each tool sets only the options it has), read once by {@link ParameterRules#check}, which owns
- * every default. Setters return {@code this}.
+ * What the command line said, before any default or rule: the host argument and the {@link Flag}s given, each
+ * with its typed value. Immutable; {@link #with} returns a copy. Read once by {@link ParameterRules#check},
+ * which owns every default (declared in {@link Flag}) and every rule.
  */
 public final class ToolOptions {
-    String server;
-    String device;
-    Integer ibPort;
-    Integer gidIndex;
-    Integer tcpPort;
-    String size;
-    boolean all;
-    Long iterations;
-    Integer duration;
-    Integer margin;
-    Integer txDepth;
-    Integer rxDepth;
-    String connection;
-    Integer mtu;
-    Integer qpTimeout;
-    Integer serviceLevel;
-    boolean events;
-    boolean rdmaCm;
-    boolean commRdmaCm;
-    boolean reportGbits;
-    boolean outJson;
-    Path outJsonFile;
-    boolean verify;
-    Integer warmup;
-    Integer timeout;
-    Integer acceptTimeout;
-    Integer peerTimeout;
-    boolean debug;
-    Integer qps;
-    boolean bidirectional;
-    Integer postList;
-    Integer cqModeration;
-    boolean noPeak;
-    boolean unsorted;
-    Path hgrm;
-    Integer inline;
-    Integer outstandingReads;
-    String atomicType;
+    private final String server;
+    private final Map<Flag, Object> given;
 
-    /** host argument; null: this side is the server. */
-    public ToolOptions server(String v) { server = v; return this; }
-    /** -d; null: the first device. */
-    public ToolOptions device(String v) { device = v; return this; }
-    /** -i. */
-    public ToolOptions ibPort(Integer v) { ibPort = v; return this; }
-    /** -x. */
-    public ToolOptions gidIndex(Integer v) { gidIndex = v; return this; }
-    /** -p. */
-    public ToolOptions tcpPort(Integer v) { tcpPort = v; return this; }
-    /** -s as typed (K/M suffixes). */
-    public ToolOptions size(String v) { size = v; return this; }
-    /** -a. */
-    public ToolOptions all(boolean v) { all = v; return this; }
-    /** -n. */
-    public ToolOptions iterations(Long v) { iterations = v; return this; }
-    /** -D. */
-    public ToolOptions duration(Integer v) { duration = v; return this; }
-    /** -f. */
-    public ToolOptions margin(Integer v) { margin = v; return this; }
-    /** -t. */
-    public ToolOptions txDepth(Integer v) { txDepth = v; return this; }
-    /** -r. */
-    public ToolOptions rxDepth(Integer v) { rxDepth = v; return this; }
-    /** -c as typed. */
-    public ToolOptions connection(String v) { connection = v; return this; }
-    /** -m. */
-    public ToolOptions mtu(Integer v) { mtu = v; return this; }
-    /** -u. */
-    public ToolOptions qpTimeout(Integer v) { qpTimeout = v; return this; }
-    /** -S. */
-    public ToolOptions serviceLevel(Integer v) { serviceLevel = v; return this; }
-    /** -e. */
-    public ToolOptions events(boolean v) { events = v; return this; }
-    /** -R. */
-    public ToolOptions rdmaCm(boolean v) { rdmaCm = v; return this; }
-    /** -z. */
-    public ToolOptions commRdmaCm(boolean v) { commRdmaCm = v; return this; }
-    /** --report_gbits. */
-    public ToolOptions reportGbits(boolean v) { reportGbits = v; return this; }
-    /** --out_json. */
-    public ToolOptions outJson(boolean v) { outJson = v; return this; }
-    /** --out_json_file. */
-    public ToolOptions outJsonFile(Path v) { outJsonFile = v; return this; }
-    /** --verify. */
-    public ToolOptions verify(boolean v) { verify = v; return this; }
-    /** --warmup. */
-    public ToolOptions warmup(Integer v) { warmup = v; return this; }
-    /** --timeout. */
-    public ToolOptions timeout(Integer v) { timeout = v; return this; }
-    /** --accept-timeout. */
-    public ToolOptions acceptTimeout(Integer v) { acceptTimeout = v; return this; }
-    /** --peer-timeout. */
-    public ToolOptions peerTimeout(Integer v) { peerTimeout = v; return this; }
-    /** --debug. */
-    public ToolOptions debug(boolean v) { debug = v; return this; }
-    /** -q (bandwidth tools). */
-    public ToolOptions qps(Integer v) { qps = v; return this; }
-    /** -b (bandwidth tools). */
-    public ToolOptions bidirectional(boolean v) { bidirectional = v; return this; }
-    /** -l (bandwidth tools). */
-    public ToolOptions postList(Integer v) { postList = v; return this; }
-    /** -Q (bandwidth tools). */
-    public ToolOptions cqModeration(Integer v) { cqModeration = v; return this; }
-    /** -N (bandwidth tools). */
-    public ToolOptions noPeak(boolean v) { noPeak = v; return this; }
-    /** -U (latency tools). */
-    public ToolOptions unsorted(boolean v) { unsorted = v; return this; }
-    /** --hgrm (latency tools). */
-    public ToolOptions hgrm(Path v) { hgrm = v; return this; }
-    /** -I (send and write tools). */
-    public ToolOptions inline(Integer v) { inline = v; return this; }
-    /** -o (read and atomic tools). */
-    public ToolOptions outstandingReads(Integer v) { outstandingReads = v; return this; }
-    /** -A as typed (atomic tools). */
-    public ToolOptions atomicType(String v) { atomicType = v; return this; }
+    /** Nothing given: the server side with every default. */
+    public ToolOptions() {
+        this(null, new EnumMap<>(Flag.class));
+    }
+
+    private ToolOptions(String server, EnumMap<Flag, Object> given) {
+        this.server = server;
+        this.given = Collections.unmodifiableMap(given);
+    }
+
+    /** The same with the host argument {@code host} (null: this side is the server). */
+    public ToolOptions server(String host) {
+        return new ToolOptions(host, copy());
+    }
+
+    /** The same with the boolean flag {@code f} given. */
+    public ToolOptions with(Flag f) {
+        return with(f, Boolean.TRUE);
+    }
+
+    /**
+     * The same with {@code f} given as {@code value} (null: not given).
+     *
+     * @throws IllegalArgumentException when {@code value} is not of the flag's {@link Flag.Kind}
+     */
+    public ToolOptions with(Flag f, Object value) {
+        Object v = value;
+        if (v instanceof Integer i && f.kind() == Flag.Kind.LONG) {
+            v = i.longValue();
+        }
+        if (v != null && !f.kind().type().isInstance(v)) {
+            throw new IllegalArgumentException(f.longName() + " takes a " + f.kind() + ", not " + v);
+        }
+        EnumMap<Flag, Object> m = copy();
+        if (v == null || Boolean.FALSE.equals(v)) {
+            m.remove(f);
+        } else {
+            m.put(f, v);
+        }
+        return new ToolOptions(server, m);
+    }
+
+    private EnumMap<Flag, Object> copy() {
+        return given.isEmpty() ? new EnumMap<>(Flag.class) : new EnumMap<>(given);
+    }
+
+    /** The host argument; null: this side is the server. */
+    public String server() {
+        return server;
+    }
+
+    /** Whether the command line gave {@code f}. */
+    public boolean given(Flag f) {
+        return given.containsKey(f);
+    }
+
+    /** The value given for {@code f} (true for a boolean flag), or null when not given. */
+    public Object value(Flag f) {
+        return given.get(f);
+    }
+
+    /** The first refused flag given, or null. */
+    public Flag firstRefused() {
+        for (Flag f : given.keySet()) {
+            if (f.refused()) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /** A boolean flag: given or not. */
+    boolean on(Flag f) {
+        return given.containsKey(f);
+    }
+
+    /** The value as typed, or null when not given. */
+    Integer intGiven(Flag f) {
+        return (Integer) given.get(f);
+    }
+
+    /** The value as typed, or null when not given. */
+    String text(Flag f) {
+        return (String) given.get(f);
+    }
+
+    /** The value as typed, or null when not given. */
+    Path path(Flag f) {
+        return (Path) given.get(f);
+    }
+
+    /** The value given, checked by the flag's rule, else {@code tool}'s default. */
+    int intFor(Flag f, Tool tool) {
+        return numberFor(f, tool).intValue();
+    }
+
+    /** The value given, checked by the flag's rule, else {@code tool}'s default. */
+    long longFor(Flag f, Tool tool) {
+        return numberFor(f, tool).longValue();
+    }
+
+    private Number numberFor(Flag f, Tool tool) {
+        Number v = (Number) given.get(f);
+        if (v == null) {
+            return (Number) f.defaultFor(tool);
+        }
+        f.check(v.longValue());
+        return v;
+    }
+
+    /** The value given, else {@code tool}'s default. */
+    Object valueFor(Flag f, Tool tool) {
+        Object v = given.get(f);
+        return v != null ? v : f.defaultFor(tool);
+    }
 }

@@ -67,7 +67,8 @@ public final class ToolRun {
                 }
                 reporter.measuredWindows(windows.finish());
                 if (p.output().jsonFile() != null) {
-                    reporter.writeJson(p.describe(), p.output().jsonFile(), Environment.capture(started, PerftestEngine.loopClock()),
+                    String clock = PerftestEngine.loopClock();
+                    reporter.writeJson(p.describe(clock), p.output().jsonFile(), Environment.capture(started, clock),
                             DeviceProvenance.collect(verbsFacts(dev, plan), Path.of("/")));
                 }
                 return reporter.mismatches() == 0 ? 0 : 1;

@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.validate;
 
+import io.rdmaffm.perftest.params.Flag;
 import io.rdmaffm.perftest.params.ParameterRules;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.ToolOptions;
@@ -54,7 +55,7 @@ public final class LoopbackPair implements Loopback {
         int tcpPort = freeTcpPort();
         RunParameters server = ParameterRules.check(Tool.WRITE_BW, options(port, bidirectional, tcpPort));
         RunParameters client = ParameterRules.check(Tool.WRITE_BW, options(port, bidirectional, tcpPort)
-                .server("127.0.0.1").outJson(true).outJsonFile(json));
+                .server("127.0.0.1").with(Flag.OUT_JSON).with(Flag.OUT_JSON_FILE, json));
         StringWriter serverOut = new StringWriter();
         StringWriter clientOut = new StringWriter();
         FutureTask<Integer> serverSide = start("validate-server", server, serverOut);
@@ -88,10 +89,11 @@ public final class LoopbackPair implements Loopback {
     }
 
     private ToolOptions options(Expectation port, boolean bidirectional, int tcpPort) {
-        return new ToolOptions().device(port.device()).ibPort(port.port()).tcpPort(tcpPort)
-                .size(Integer.toString(settings.sizeBytes())).duration(settings.durationSeconds())
-                .qps(settings.qpsFor(port)).bidirectional(bidirectional).warmup(settings.warmup())
-                .acceptTimeout((int) SLACK_SECONDS);
+        return new ToolOptions().with(Flag.DEVICE, port.device()).with(Flag.IB_PORT, port.port())
+                .with(Flag.TCP_PORT, tcpPort).with(Flag.SIZE, Integer.toString(settings.sizeBytes()))
+                .with(Flag.DURATION, settings.durationSeconds()).with(Flag.QPS, settings.qpsFor(port))
+                .with(Flag.BIDIRECTIONAL, bidirectional).with(Flag.WARMUP, settings.warmup())
+                .with(Flag.ACCEPT_TIMEOUT, (int) SLACK_SECONDS);
     }
 
     private static FutureTask<Integer> start(String name, RunParameters p, StringWriter out) {

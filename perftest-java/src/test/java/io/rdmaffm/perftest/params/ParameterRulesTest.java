@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.params;
 
+import static io.rdmaffm.perftest.params.Flag.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -42,7 +43,7 @@ class ParameterRulesTest {
 
     @Test
     void durationMarginDefaultsToAQuarter() {
-        RunParameters.Workload w = ParameterRules.check(Tool.WRITE_BW, new ToolOptions().duration(8)).workload();
+        RunParameters.Workload w = ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(DURATION, 8)).workload();
         assertTrue(w.duration());
         assertEquals(2, w.marginSeconds());
         assertFalse(ParameterRules.check(Tool.WRITE_BW, new ToolOptions()).workload().duration());
@@ -50,43 +51,67 @@ class ParameterRulesTest {
 
     @Test
     void rdmaCmImpliesTheRdmaCmExchange() {
-        RunParameters.Endpoint r = ParameterRules.check(Tool.WRITE_BW, new ToolOptions().rdmaCm(true)).endpoint();
+        RunParameters.Endpoint r = ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(RDMA_CM)).endpoint();
         assertTrue(r.rdmaCm() && r.rdmaCmExchange());
-        RunParameters.Endpoint z = ParameterRules.check(Tool.SEND_LAT, new ToolOptions().commRdmaCm(true)).endpoint();
+        RunParameters.Endpoint z = ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(COMM_RDMA_CM)).endpoint();
         assertTrue(!z.rdmaCm() && z.rdmaCmExchange());
     }
 
     @Test
     void jsonFileFromEitherFlag() {
         assertEquals(Path.of("perftest_out.json"),
-                ParameterRules.check(Tool.WRITE_BW, new ToolOptions().outJson(true)).output().jsonFile());
+                ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(OUT_JSON)).output().jsonFile());
         assertEquals(Path.of("x.json"),
-                ParameterRules.check(Tool.WRITE_BW, new ToolOptions().outJsonFile(Path.of("x.json"))).output().jsonFile());
+                ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(OUT_JSON_FILE, Path.of("x.json"))).output()
+                        .jsonFile());
     }
 
     @Test
     void describeListsWhatPerftestDefaulted() {
-        var m = ParameterRules.check(Tool.WRITE_BW, new ToolOptions().device("rxe0").all(true)).describe();
+        var m = ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(DEVICE, "rxe0").with(ALL_SIZES))
+                .describe("cycle counter at 2.100000 GHz");
         assertEquals("all", m.get("size"));
         assertEquals(100, m.get("cq_moderation"));
         assertEquals(0, m.get("inline_size"));
         assertEquals("RC", m.get("connection"));
         assertEquals("server", m.get("role"));
         assertFalse(m.containsKey("server"));
+        assertEquals("cycle counter at 2.100000 GHz", m.get("clock"), "the loops' clock, not a fixed System.nanoTime");
+    }
+
+    @Test
+    void describeListsEveryResolvedParameter() {
+        var m = ParameterRules.check(Tool.SEND_BW, new ToolOptions().server("10.0.0.2").with(DEVICE, "rxe0")
+                .with(SIZE, "4K").with(QPS, 2).with(BIDIRECTIONAL).with(TX_DEPTH, 64)
+                .with(CQ_MODERATION, 8).with(INLINE_SIZE, 64).with(MTU, 1024).with(EVENTS)
+                .with(REPORT_GBITS).with(VERIFY).with(WARMUP, 0).with(SERVICE_LEVEL, 3)
+                .with(COMM_RDMA_CM)).describe("clock");
+        java.util.Map<String, Object> expected = new java.util.HashMap<>();
+        expected.putAll(java.util.Map.of("tool", "ib_send_bw", "role", "client", "server", "10.0.0.2", "device", "rxe0",
+                "ib_port", 1, "gid_index", -1, "tcp_port", 18515, "size", 4096L, "iterations", 1000L, "duration_s", 0));
+        expected.putAll(java.util.Map.of("margin_s", 0, "tx_depth", 64, "rx_depth", 512, "num_qps", 2, "connection",
+                "RC", "bidirectional", true, "rdma_cm", false, "rdma_cm_exchange", true, "inline_size", 64,
+                "cq_moderation", 8));
+        expected.putAll(java.util.Map.of("post_list", 1, "mtu", 1024, "events", true, "atomic_type", "FETCH_AND_ADD",
+                "outstanding_reads", 0, "qp_timeout", 14, "sl", 3, "report_gbits", true, "verify", true,
+                "warmup_iterations", 0));
+        expected.put("clock", "clock");
+        assertEquals(expected, m);
     }
 
     @Test
     void rulesOnlyTheValidatorKnows() {
-        assertRefused("-f/--margin needs -D", Tool.WRITE_BW, new ToolOptions().margin(1));
-        assertRefused("Multiple QPs only available on bw tests", Tool.SEND_LAT, new ToolOptions().qps(2));
+        assertRefused("-f/--margin needs -D", Tool.WRITE_BW, new ToolOptions().with(MARGIN, 1));
+        assertRefused("Multiple QPs only available on bw tests", Tool.SEND_LAT, new ToolOptions().with(QPS, 2));
         assertRefused("-U (--report-unsorted) is available only on latency tests", Tool.WRITE_BW,
-                new ToolOptions().unsorted(true));
-        assertRefused("CQ moderation (-Q) must be 1..1024", Tool.WRITE_BW, new ToolOptions().cqModeration(0));
+                new ToolOptions().with(REPORT_UNSORTED));
+        assertRefused("CQ moderation (-Q) must be 1..1024", Tool.WRITE_BW, new ToolOptions().with(CQ_MODERATION, 0));
         assertRefused("post list (-l) must be 1..tx depth (8)", Tool.WRITE_BW,
-                new ToolOptions().txDepth(8).postList(16));
-        assertRefused("outstanding reads (-o) must be positive", Tool.READ_BW, new ToolOptions().outstandingReads(0));
-        assertRefused("--timeout must be at least 1 second", Tool.READ_BW, new ToolOptions().timeout(0));
-        assertRefused("size must be 1 .. 2147483647 bytes, not 0", Tool.WRITE_BW, new ToolOptions().size("0"));
+                new ToolOptions().with(TX_DEPTH, 8).with(POST_LIST, 16));
+        assertRefused("outstanding reads (-o) must be positive", Tool.READ_BW,
+                new ToolOptions().with(OUTSTANDING_READS, 0));
+        assertRefused("--timeout must be at least 1 second", Tool.READ_BW, new ToolOptions().with(TIMEOUT, 0));
+        assertRefused("size must be 1 .. 2147483647 bytes, not 0", Tool.WRITE_BW, new ToolOptions().with(SIZE, "0"));
     }
 
     private static void assertRefused(String message, Tool tool, ToolOptions o) {

@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.params;
 
+import static io.rdmaffm.perftest.params.Flag.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,24 +19,16 @@ class RunPlanTest {
     private static final DeviceFacts CONNECTX = new DeviceFacts(DeviceFacts.MELLANOX_VENDOR, 16, 5, 1L << 30);
 
     private static RunPlan plan(Tool tool, DeviceFacts d, String... flags) {
-        ToolOptions o = new ToolOptions().device("dev0");
+        // Each flag by any of its names, its value typed by the declaration, as the parser would.
+        ToolOptions o = new ToolOptions().with(DEVICE, "dev0");
         for (int i = 0; i < flags.length; i++) {
-            switch (flags[i]) {
-                case "-s" -> o.size(flags[++i]);
-                case "-n" -> o.iterations(Long.parseLong(flags[++i]));
-                case "-D" -> o.duration(Integer.parseInt(flags[++i]));
-                case "-t" -> o.txDepth(Integer.parseInt(flags[++i]));
-                case "-r" -> o.rxDepth(Integer.parseInt(flags[++i]));
-                case "-c" -> o.connection(flags[++i]);
-                case "-Q" -> o.cqModeration(Integer.parseInt(flags[++i]));
-                case "-l" -> o.postList(Integer.parseInt(flags[++i]));
-                case "-I" -> o.inline(Integer.parseInt(flags[++i]));
-                case "-o" -> o.outstandingReads(Integer.parseInt(flags[++i]));
-                case "-m" -> o.mtu(Integer.parseInt(flags[++i]));
-                case "-a" -> o.all(true);
-                case "-e" -> o.events(true);
-                default -> throw new IllegalArgumentException(flags[i]);
-            }
+            Flag f = Flag.named(flags[i]);
+            o = switch (f.kind()) {
+                case BOOLEAN -> o.with(f);
+                case INT -> o.with(f, Integer.valueOf(flags[++i]));
+                case LONG -> o.with(f, Long.valueOf(flags[++i]));
+                default -> o.with(f, flags[++i]);
+            };
         }
         return RunPlan.derive(ParameterRules.check(tool, o), d);
     }
@@ -126,7 +119,7 @@ class RunPlanTest {
         RunParameters server = ParameterRules.check(Tool.WRITE_BW, new ToolOptions());
         assertEquals(Role.SERVER, server.role());
         assertEquals(BwUnit.MB_PER_SEC, server.output().unit());
-        RunParameters client = ParameterRules.check(Tool.WRITE_BW, new ToolOptions().server("h").reportGbits(true));
+        RunParameters client = ParameterRules.check(Tool.WRITE_BW, new ToolOptions().server("h").with(REPORT_GBITS));
         assertEquals(Role.CLIENT, client.role());
         assertEquals(BwUnit.GB_PER_SEC, client.output().unit());
         assertEquals("dev1", client.withDevice("dev1").endpoint().device());

@@ -1,0 +1,390 @@
+package io.rdmaffm.perftest.params;
+
+import io.rdmaffm.perftest.vocab.Tool;
+import io.rdmaffm.perftest.vocab.Verb;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Every perftest flag, each declared once: its names, value type, which tools take it, its default per tool,
+ * its single-flag rule, its key in the JSON {@code parameters} block and its help. The CLI builds each tool's
+ * options from this table, {@link ParameterRules} reads defaults and rules from it, {@link RunParameters#describe}
+ * takes the JSON keys from it, and the early listen scans argv with it. A flag perftest has and perftest-java
+ * does not yet is declared {@link #refused()}: accepted by the parser, refused by name, listed in the help's
+ * footer. Declaration order is the order of the help and of the JSON keys. How to add one: docs/adding-a-flag.md.
+ *
+ * <p>Plain data on purpose: no lambdas or constant bodies, so the early listen can read the table before
+ * anything else has loaded.
+ */
+public enum Flag {
+    // ---- every tool ----
+    DEVICE(text("DEV", "RDMA device (default: the first one).").json("device"), "-d", "--ib-dev"),
+    IB_PORT(integer("PORT", "Port of the device (default: 1).").byDefault(1)
+            .range(1, 255, "invalid -i/--ib-port %d (ports start at 1)").json("ib_port"), "-i", "--ib-port"),
+    GID_INDEX(integer("IDX", "GID index (RoCE default: chosen as perftest does, preferring RoCE v2 IPv4-mapped).")
+            .byDefault(-1).range(0, 255, "invalid -x/--gid-index %d").json("gid_index"), "-x", "--gid-index"),
+    TCP_PORT(integer("PORT", "TCP port of the exchange (default: 18515).").byDefault(18515)
+            .range(1, 65535, "invalid -p/--port %d").json("tcp_port"), "-p", "--port"),
+    SIZE(text("SIZE", "Message size in bytes (K/M suffixes).").byDefault("65536", "2").json("size"), "-s", "--size"),
+    ALL_SIZES(flag("Run sizes 2 B .. 8 MiB."), "-a", "--all"),
+    ITERATIONS(longInteger("N", "Iterations.").byDefault(1000L).forTool(Tool.WRITE_BW, 5000L)
+            .range(5, 100_000_000L, "iterations (-n) must be 5..100000000, not %d").json("iterations"),
+            "-n", "--iters"),
+    DURATION(integer("SEC", "Run for SEC seconds instead of -n.").byDefault(0)
+            .range(1, Integer.MAX_VALUE, "duration (-D) must be a positive number of seconds").json("duration_s"),
+            "-D", "--duration"),
+    MARGIN(integer("SEC", "Warm-up/cool-down margin of -D (default: D/4).").json("margin_s"), "-f", "--margin"),
+    TX_DEPTH(integer("N", "Send queue depth.").byDefault(128, 1).range(1, 15000, "tx depth (-t) must be 1..15000")
+            .json("tx_depth"), "-t", "--tx-depth"),
+    RX_DEPTH(integer("N", "Receive queue depth (send tools).").byDefault(512)
+            .range(1, 16384, "rx depth (-r) must be 1..16384").json("rx_depth"), "-r", "--rx-depth"),
+    CONNECTION(text("TYPE", "RC, UC or UD (where the tool allows).").byDefault("RC").json("connection"),
+            "-c", "--connection"),
+    MTU(integer("BYTES", "Path MTU: 256..4096 (default: port's active MTU).").byDefault(0).json("mtu"), "-m", "--mtu"),
+    QP_TIMEOUT(integer("N", "QP ACK timeout exponent (default: 14).").byDefault(14)
+            .range(0, 31, "QP timeout (-u) must be 0..31").json("qp_timeout"), "-u", "--qp-timeout"),
+    SERVICE_LEVEL(integer("SL", "Service level (default: 0).").byDefault(0).json("sl"), "-S", "--sl"),
+    EVENTS(flag("Wait for completion events instead of busy polling.").json("events"), "-e", "--events"),
+    // perftest's -F silences its cpufreq warning; the loops' clock is calibrated at start and named in the JSON.
+    CPU_FREQ(flag("Accepted for compatibility (the loops' clock is calibrated at start; --out_json names it)."),
+            "-F", "--CPU-freq"),
+    PERFORM_WARM_UP(flag("Accepted for compatibility (perftest-java always warms up: see --warmup).").hidden(),
+            "--perform_warm_up"),
+    RDMA_CM(flag("Connect the QPs with rdma_cm (implies -z).").json("rdma_cm"), "-R", "--rdma_cm"),
+    COMM_RDMA_CM(flag("Exchange the control data over an rdma_cm QP instead of TCP.").json("rdma_cm_exchange"),
+            "-z", "--comm_rdma_cm"),
+    REPORT_GBITS(flag("Report bandwidth in Gb/s.").json("report_gbits"), "--report_gbits"),
+    OUT_JSON(flag("Write the results as (valid) JSON."), "--out_json"),
+    OUT_JSON_FILE(path("FILE", "JSON file (default: perftest_out.json).").byDefault(Path.of("perftest_out.json")),
+            "--out_json_file"),
+    VERIFY(flag("Fill sources with a pattern and check every byte that arrived (perftest-java on both sides).")
+            .json("verify"), "--verify"),
+    WARMUP(integer("N", "Warm-up before the run, on a QP connected to itself: at least N loop iterations in short "
+            + "invocations, repeated until the JIT compiles nothing more (at most 30 s) (default: 4000; 0 = off).")
+            .byDefault(4_000).range(0, Integer.MAX_VALUE, "--warmup must be >= 0").json("warmup_iterations"),
+            "--warmup"),
+    TIMEOUT(integer("SEC", "Seconds without progress before a stalled peer ends the run (default: 10).").byDefault(10)
+            .range(1, Integer.MAX_VALUE, "--timeout must be at least 1 second"), "--timeout"),
+    ACCEPT_TIMEOUT(integer("SEC", "Seconds the server waits for a client (default: 300).").byDefault(300),
+            "--accept-timeout"),
+    PEER_TIMEOUT(integer("SEC", "Seconds the passive side waits for the peer's measured run (default: 300, plus -D).")
+            .byDefault(300), "--peer-timeout"),
+    DEBUG(flag("Print stack traces of errors."), "--debug"),
+
+    // ---- bandwidth tools ----
+    QPS(integer("N", "Number of QPs (default: 1).").on(Tools.BANDWIDTH).byDefault(1)
+            .range(1, 16384, "number of QPs (-q) must be 1..16384").json("num_qps"), "-q", "--qp"),
+    BIDIRECTIONAL(flag("Measure both directions at once.").on(Tools.BANDWIDTH).json("bidirectional"),
+            "-b", "--bidirectional"),
+    POST_LIST(integer("N", "Post N work requests per post call.").on(Tools.BANDWIDTH).byDefault(1).json("post_list"),
+            "-l", "--post_list"),
+    // 0: not given; the plan then chooses as perftest does.
+    CQ_MODERATION(integer("N", "Signal every N-th work request (default: 100).").on(Tools.BANDWIDTH).byDefault(0)
+            .range(1, 1024, "CQ moderation (-Q) must be 1..1024").json("cq_moderation"), "-Q", "--cq-mod"),
+    NO_PEAK(flag("Do not compute the peak bandwidth.").on(Tools.BANDWIDTH), "-N", "--noPeak"),
+
+    // ---- latency tools ----
+    REPORT_UNSORTED(flag("Print every sample, unsorted.").on(Tools.LATENCY), "-U", "--report-unsorted"),
+    HGRM(path("FILE", "Write the full HdrHistogram latency distribution (.hgrm, µs) to FILE (FILE.<size> with -a).")
+            .on(Tools.LATENCY), "--hgrm"),
+
+    // ---- per verb ----
+    // -1: not given; the plan then chooses as perftest does.
+    INLINE_SIZE(integer("BYTES", "Max inline data size.").on(Tools.SEND_AND_WRITE).byDefault(-1)
+            .range(0, 912, "inline size (-I) must be 0..912").json("inline_size"), "-I", "--inline_size"),
+    // 0: not given; the device's maximum.
+    OUTSTANDING_READS(integer("N", "Outstanding reads/atomics (default: device max).").on(Tools.READ_AND_ATOMIC)
+            .byDefault(0).range(1, Integer.MAX_VALUE, "outstanding reads (-o) must be positive")
+            .json("outstanding_reads"), "-o", "--outs"),
+    ATOMIC_TYPE(text("TYPE", "CMP_AND_SWAP or FETCH_AND_ADD (default).").on(Tools.ATOMIC).byDefault("FETCH_AND_ADD")
+            .json("atomic_type"), "-A", "--atomic_type"),
+
+    // ---- perftest's, not supported yet: refused by name (perftest-java never ignores a flag) ----
+    DUALPORT(refused(Kind.BOOLEAN), "-O", "--dualport"),
+    MCG(refused(Kind.BOOLEAN), "-g", "--mcg"),
+    MGID(refused(Kind.STRING), "-M", "--MGID"),
+    HISTOGRAM(refused(Kind.BOOLEAN), "-H", "--report-histogrm", "--report-histogram"),
+    CYCLES(refused(Kind.BOOLEAN), "-C", "--report-cycles"),
+    VECTOR(refused(Kind.STRING), "-X", "--vector"),
+    LIMIT_BW(refused(Kind.STRING), "-w", "--limit_bw"),
+    LIMIT_MSGRATE(refused(Kind.STRING), "-y", "--limit_msgrate"),
+    COUNTERS(refused(Kind.STRING), "-W", "--report-counters"),
+    TOS(refused(Kind.STRING), "-T", "--tos"),
+    SRQ(refused(Kind.BOOLEAN), "--use-srq"),
+    RUN_INFINITELY(refused(Kind.BOOLEAN), "--run_infinitely"),
+    REPORT_BOTH(refused(Kind.BOOLEAN), "--report-both"),
+    REPORT_PER_PORT(refused(Kind.BOOLEAN), "--report-per-port"),
+    CPU_UTIL(refused(Kind.BOOLEAN), "--cpu_util"),
+    LATENCY_GAP(refused(Kind.STRING), "--latency_gap"),
+    OUTPUT(refused(Kind.STRING), "--output"),
+    MMAP(refused(Kind.STRING), "--mmap"),
+    MMAP_OFFSET(refused(Kind.STRING), "--mmap-offset"),
+    ODP(refused(Kind.BOOLEAN), "--odp"),
+    HUGEPAGES(refused(Kind.BOOLEAN), "--use_hugepages"),
+    MR_PER_QP(refused(Kind.BOOLEAN), "--mr_per_qp"),
+    SOURCE_IP(refused(Kind.STRING), "--source_ip"),
+    DLID(refused(Kind.STRING), "--dlid"),
+    FORCE_LINK(refused(Kind.STRING), "--force-link"),
+    IPV6(refused(Kind.BOOLEAN), "--ipv6"),
+    TCLASS(refused(Kind.STRING), "--tclass"),
+    PKEY_INDEX(refused(Kind.STRING), "--pkey_index"),
+    RETRY_COUNT(refused(Kind.STRING), "--retry_count"),
+    OLD_POST_SEND(refused(Kind.BOOLEAN), "--use_old_post_send"),
+    REVERSED(refused(Kind.BOOLEAN), "--reversed"),
+    WAIT_DESTROY(refused(Kind.STRING), "--wait_destroy"),
+    INLINE_RECV(refused(Kind.STRING), "--inline_recv"),
+    RECV_POST_LIST(refused(Kind.STRING), "--recv_post_list"),
+    NO_VERSIONS(refused(Kind.BOOLEAN), "--dont_xchg_versions"),
+    RATE_LIMIT(refused(Kind.STRING), "--rate_limit"),
+    RATE_UNITS(refused(Kind.STRING), "--rate_units"),
+    RATE_LIMIT_TYPE(refused(Kind.STRING), "--rate_limit_type"),
+    BURST_SIZE(refused(Kind.STRING), "--burst_size"),
+    TYPICAL_PKT_SIZE(refused(Kind.STRING), "--typical_pkt_size"),
+    NO_PCIE_RELAXED(refused(Kind.BOOLEAN), "--disable_pcie_relaxed"),
+    CUDA(refused(Kind.STRING), "--use_cuda"),
+    ROCM(refused(Kind.STRING), "--use_rocm");
+
+    /** A flag's value: what the parser converts the argument to ({@link #BOOLEAN}: no argument). */
+    public enum Kind {
+        BOOLEAN(Boolean.class), INT(Integer.class), LONG(Long.class), STRING(String.class), PATH(Path.class);
+
+        private final Class<?> type;
+
+        Kind(Class<?> type) {
+            this.type = type;
+        }
+
+        /** The Java type of a given value. */
+        public Class<?> type() {
+            return type;
+        }
+    }
+
+    /** Which tools take a flag, as the C tools do. */
+    public enum Tools {
+        ALL, BANDWIDTH, LATENCY, SEND_AND_WRITE, READ_AND_ATOMIC, ATOMIC;
+
+        boolean has(Tool t) {
+            return switch (this) {
+                case ALL -> true;
+                case BANDWIDTH -> t.bandwidth();
+                case LATENCY -> !t.bandwidth();
+                case SEND_AND_WRITE -> t.verb() == Verb.SEND || t.verb() == Verb.WRITE;
+                case READ_AND_ATOMIC -> t.verb() == Verb.READ || t.verb() == Verb.ATOMIC;
+                case ATOMIC -> t.verb() == Verb.ATOMIC;
+            };
+        }
+    }
+
+    private final List<String> names;
+    private final Kind kind;
+    private final String label;
+    private final String help;
+    private final boolean hidden;
+    private final boolean refused;
+    private final Tools tools;
+    private final Object bandwidthDefault;
+    private final Object latencyDefault;
+    private final Tool specialTool;
+    private final Object specialDefault;
+    private final long min;
+    private final long max;
+    private final String rangeMessage;
+    private final String jsonKey;
+
+    Flag(Declaration d, String... names) {
+        this.names = List.of(names);
+        this.kind = d.kind;
+        this.label = d.label;
+        this.help = d.help;
+        this.hidden = d.hidden;
+        this.refused = d.refused;
+        this.tools = d.tools;
+        this.bandwidthDefault = d.bandwidthDefault;
+        this.latencyDefault = d.latencyDefault;
+        this.specialTool = d.specialTool;
+        this.specialDefault = d.specialDefault;
+        this.min = d.min;
+        this.max = d.max;
+        this.rangeMessage = d.rangeMessage;
+        this.jsonKey = d.jsonKey;
+    }
+
+    /** Every name, short first, as perftest spells them. */
+    public List<String> names() {
+        return names;
+    }
+
+    /**
+     * The flag with the name {@code name} (e.g. {@code -s} or {@code --size}).
+     *
+     * @throws IllegalArgumentException when no flag has that name
+     */
+    public static Flag named(String name) {
+        for (Flag f : values()) {
+            if (f.names.contains(name)) {
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("no flag " + name);
+    }
+
+    /** The name a message uses: the first long name. */
+    public String longName() {
+        for (String n : names) {
+            if (n.startsWith("--")) {
+                return n;
+            }
+        }
+        return names.getFirst();
+    }
+
+    /** What the flag's argument is. */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The argument's name in the help (null for a boolean flag). */
+    public String label() {
+        return label;
+    }
+
+    /** The help line (null for a refused flag: the footer lists those). */
+    public String help() {
+        return help;
+    }
+
+    /** Accepted but left out of the help. */
+    public boolean hidden() {
+        return hidden || refused;
+    }
+
+    /** A perftest flag perftest-java does not support yet: the command line that gives it is refused. */
+    public boolean refused() {
+        return refused;
+    }
+
+    /** Whether {@code tool} takes this flag (every tool takes a refused one, to refuse it by name). */
+    public boolean takenBy(Tool tool) {
+        return tools.has(tool);
+    }
+
+    /** The value {@code tool} uses when the flag is not given; null where there is none (or the rules decide). */
+    public Object defaultFor(Tool tool) {
+        return tool == specialTool ? specialDefault : tool.bandwidth() ? bandwidthDefault : latencyDefault;
+    }
+
+    /** The key of the resolved value in the JSON {@code parameters} block, or null: the flag is not listed. */
+    public String jsonKey() {
+        return jsonKey;
+    }
+
+    /**
+     * The flag's own rule, checked on a given value (defaults obey it by construction).
+     *
+     * @throws InvalidParameterException with the declared message when {@code value} is out of range
+     */
+    void check(long value) {
+        if (rangeMessage != null && (value < min || value > max)) {
+            throw new InvalidParameterException(rangeMessage.formatted(value));
+        }
+    }
+
+    /** Whether the flag declares a range rule (for tests). */
+    boolean hasRange() {
+        return rangeMessage != null;
+    }
+
+    private static Declaration flag(String help) {
+        return new Declaration(Kind.BOOLEAN, null, help).byDefault(false);
+    }
+
+    private static Declaration integer(String label, String help) {
+        return new Declaration(Kind.INT, label, help);
+    }
+
+    private static Declaration longInteger(String label, String help) {
+        return new Declaration(Kind.LONG, label, help);
+    }
+
+    private static Declaration text(String label, String help) {
+        return new Declaration(Kind.STRING, label, help);
+    }
+
+    private static Declaration path(String label, String help) {
+        return new Declaration(Kind.PATH, label, help);
+    }
+
+    private static Declaration refused(Kind kind) {
+        Declaration d = new Declaration(kind, null, null);
+        d.refused = true;
+        return d;
+    }
+
+    /** One flag's declaration while the table is built. */
+    private static final class Declaration {
+        final Kind kind;
+        final String label;
+        final String help;
+        boolean hidden;
+        boolean refused;
+        Tools tools = Tools.ALL;
+        Object bandwidthDefault;
+        Object latencyDefault;
+        Tool specialTool;
+        Object specialDefault;
+        long min;
+        long max;
+        String rangeMessage;
+        String jsonKey;
+
+        Declaration(Kind kind, String label, String help) {
+            this.kind = kind;
+            this.label = label;
+            this.help = help;
+        }
+
+        Declaration on(Tools t) {
+            tools = t;
+            return this;
+        }
+
+        Declaration hidden() {
+            hidden = true;
+            return this;
+        }
+
+        /** One default for every tool. */
+        Declaration byDefault(Object v) {
+            return byDefault(v, v);
+        }
+
+        /** The bandwidth tools' default and the latency tools'. */
+        Declaration byDefault(Object bandwidth, Object latency) {
+            bandwidthDefault = bandwidth;
+            latencyDefault = latency;
+            return this;
+        }
+
+        /** One tool's own default. */
+        Declaration forTool(Tool t, Object v) {
+            specialTool = t;
+            specialDefault = v;
+            return this;
+        }
+
+        /** A given value must be within min..max, else {@code message} (formatted with the value). */
+        Declaration range(long lo, long hi, String message) {
+            min = lo;
+            max = hi;
+            rangeMessage = message;
+            return this;
+        }
+
+        Declaration json(String key) {
+            jsonKey = key;
+            return this;
+        }
+    }
+}
