@@ -84,10 +84,16 @@ class WindowRecorderTest {
             Thread spinner = Thread.ofPlatform().name("spinner-under-test").start(() -> {
                 try {
                     go.await();
-                    long until = System.nanoTime() + 200_000_000L;
+                    // 200 ms of this thread's own CPU time, not of the wall clock: on a loaded two-core
+                    // machine 200 ms of wall time gave the spinner as little as 14 ms of CPU. Capped at 20 s.
+                    java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+                    long cpuUntil = cpu.getCurrentThreadCpuTime() + 200_000_000L;
+                    long until = System.nanoTime() + 20_000_000_000L;
                     long x = 0;
-                    while (System.nanoTime() < until) {
-                        x += until ^ x;
+                    while (cpu.getCurrentThreadCpuTime() < cpuUntil && System.nanoTime() < until) {
+                        for (int i = 0; i < 10_000; i++) {
+                            x += until ^ x;
+                        }
                     }
                     spun.countDown();
                     closed.await();
@@ -106,7 +112,7 @@ class WindowRecorderTest {
             closed.countDown();
             spinner.join();
             ProcessActivity p = r.finish().get(0).process();
-            assertTrue(p.otherThreadsNanos() >= 50_000_000L, "a thread spun 200 ms in the window: " + p);
+            assertTrue(p.otherThreadsNanos() >= 50_000_000L, "a thread spun 200 ms of CPU in the window: " + p);
             // Not necessarily first: on two CPUs the C2 thread compiling the spin loop can run as long as it.
             Map<String, Double> named = new LinkedHashMap<>();
             ProcessActivity.parseNamed(p.otherThreads(), named);
