@@ -77,7 +77,8 @@ public final class Connection implements AutoCloseable {
      * IllegalArgumentException for a timeout that is not positive.
      */
     public static Connection connect(InetSocketAddress peer, ConnectionOptions options, Duration timeout) {
-        return Setup.connect(peer, new ConnectionOptions(options), timeout);
+        ConnectionOptions o = new ConnectionOptions(options);
+        return OffCarrier.call(() -> Setup.connect(peer, o, timeout));
     }
 
     // ---- buffers
@@ -191,7 +192,7 @@ public final class Connection implements AutoCloseable {
             CompletableFuture<Message> f = new CompletableFuture<>();
             core.async.receivers.addLast(f);
             core.startDriver();
-            core.progressed.signalAll();
+            core.wanted.signal();
             return f;
         } finally {
             core.unlock();
@@ -440,7 +441,10 @@ public final class Connection implements AutoCloseable {
      */
     @Override
     public void close() {
-        core.close();
+        OffCarrier.call(() -> {
+            core.close();
+            return null;
+        });
     }
 
     @Override

@@ -16,8 +16,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The state machine behind a {@link Connection}: posting with send-queue and credit accounting, polling the one CQ
  * (send and receive completions), the waits, the connection's rdma_cm events, failure and close. Everything runs
- * under {@link #lock}; a thread that waits for an event gives the lock up while it sleeps. Allocation-free on the
- * poll style's paths (post, {@link #pollOnce}, the periodic rdma_cm check).
+ * under {@link #lock}. Waiting callers park on {@link #progressed}, never in native code; one driver thread per
+ * connection ({@link #startDriver}) is the only thread that sleeps on the completion channel, and it wakes them.
+ * Allocation-free on the poll style's paths (post, {@link #pollOnce}, the periodic rdma_cm check).
  */
 final class Core {
     /** How long a waiting thread polls before it sleeps. */
@@ -34,7 +35,10 @@ final class Core {
     final AsyncOps async;
     final Completions wc = new Completions(32);
     final ReentrantLock lock = new ReentrantLock();
+    /** Signaled by the driver when it has seen completions, and on failure and close: waiting callers park on it. */
     final Condition progressed = lock.newCondition();
+    /** Signaled by callers that start to wait or submit a future: the driver parks on it while nobody needs it. */
+    final Condition wanted = lock.newCondition();
     final String peer;
     final int peerBufferSize;
     /** Regions the caller made through the connection, closed with it. */
@@ -49,7 +53,6 @@ final class Core {
     boolean closed;
     ConnectionException failure;
     boolean peerGone;
-    private boolean channelWaiter;
     int waiters;
 
     Core(Setup.Parts parts, Handshake theirs, String peer) {
@@ -84,6 +87,16 @@ final class Core {
         }
         if (failure != null) {
             throw failure.again();
+        }
+    }
+
+    /** Before a call that would touch the connection's parts: names the connection, not the closed part. */
+    void refuseIfClosed() {
+        lock.lock();
+        try {
+            checkNotClosed();
+        } finally {
+            unlock();
         }
     }
 
@@ -228,16 +241,18 @@ final class Core {
     }
 
     /**
-     * One step of a wait: polls; if nothing came, polls in a loop for a moment; then sleeps until a completion event
-     * (one waiting thread sleeps on the completion channel, others on the lock's condition), at most
-     * {@link #SLICE_NANOS} ({@link #CREDIT_PAUSE_NANOS} when waiting for credits). A failure or close wakes it: it
-     * moves the QP to the error state, whose flushed receives raise an event. Returns false when the deadline passed;
-     * throws when the connection was closed, or had failed before the step.
+     * One step of a wait: polls; if nothing came, polls in a loop for a moment; then parks on {@link #progressed}
+     * (a Java condition, so a virtual thread frees its carrier) until the driver thread, the only thread that sleeps
+     * in native code on the completion channel, has seen a completion, at most {@link #SLICE_NANOS}. A waiter for
+     * credits parks {@link #CREDIT_PAUSE_NANOS} and polls again itself: credits arrive as RDMA WRITEs that raise no
+     * completion event. A failure or close wakes it. Returns false when the deadline passed; throws when the
+     * connection was closed, or had failed before the step. Called with the lock held once (not re-entered).
      */
     boolean waitStep(long deadline, boolean forCredit) {
         checkPending();
         int creditsBefore = credits.available();
         if (pollOnce() > 0 || forCredit && credits.available() > creditsBefore) {
+            completeReady();
             return true;
         }
         long left = Deadlines.remaining(deadline);
@@ -247,17 +262,21 @@ final class Core {
         long spinEnd = System.nanoTime() + Math.min(SPIN_NANOS, left);
         while (spinEnd - System.nanoTime() > 0) {
             if (pollOnce() > 0 || forCredit && credits.available() > creditsBefore) {
+                completeReady();
                 return true;
             }
             Thread.onSpinWait();
         }
+        if (completeReady()) {
+            return true;
+        }
         waiters++;
         try {
-            if (forCredit || channelWaiter) {
-                progressed.awaitNanos(Math.min(left, forCredit ? CREDIT_PAUSE_NANOS : SLICE_NANOS));
-            } else {
-                sleepOnChannel(left);
+            if (!forCredit) {
+                startDriver();
+                wanted.signal();
             }
+            progressed.awaitNanos(Math.min(left, forCredit ? CREDIT_PAUSE_NANOS : SLICE_NANOS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting on the connection to " + peer, e);
@@ -270,25 +289,44 @@ final class Core {
         return true; // a failure meanwhile is for the caller's next step: a receive still takes what arrived first
     }
 
-    /** Arms the CQ, polls once more (a completion before the arming raises no event), sleeps on the channel. */
-    private void sleepOnChannel(long left) {
-        channelWaiter = true;
+    /**
+     * Completes the futures this thread's polls made ready, with the lock released for the moment (dependent actions
+     * never run under it), before the thread parks: a future must not wait for the end of another thread's blocking
+     * call. True when there were any. Only at hold count 1, as in {@link #waitStep}.
+     */
+    private boolean completeReady() {
+        if (!async.hasReady()) {
+            return false;
+        }
+        Object[][] batch = async.takeReady();
+        waiters++; // a close meanwhile waits for this thread before it destroys anything
+        lock.unlock();
         try {
-            parts.cq().requestNotify(false);
-            if (pollOnce() > 0) {
-                return;
-            }
-            lock.unlock();
-            try {
-                parts.channel().awaitEvent(parts.cq(), Duration.ofNanos(Math.min(left, SLICE_NANOS)));
-            } catch (IllegalStateException closedMeanwhile) {
-                // the CQ or its channel is being closed with the connection: checkPending reports it
-            } finally {
-                lock.lock();
-            }
+            AsyncOps.complete(batch);
         } finally {
-            channelWaiter = false;
+            lock.lock();
+            waiters--;
+        }
+        return true;
+    }
+
+    /**
+     * The driver's sleep: arms the CQ, polls once more (a completion before the arming raises no event), sleeps on
+     * the channel with the lock released, at most {@link #SLICE_NANOS}.
+     */
+    private void sleepOnChannel() {
+        parts.cq().requestNotify(false);
+        if (pollOnce() > 0) {
             progressed.signalAll();
+            return;
+        }
+        lock.unlock();
+        try {
+            parts.channel().awaitEvent(parts.cq(), Duration.ofNanos(SLICE_NANOS));
+        } catch (IllegalStateException closedMeanwhile) {
+            // the CQ or its channel is being closed with the connection: the next turn sees it closed
+        } finally {
+            lock.lock();
         }
     }
 
@@ -340,6 +378,7 @@ final class Core {
         }
         async.failAll(e);
         progressed.signalAll();
+        wanted.signalAll();
     }
 
     /** Message {@code m} is released: post its buffer again and count a credit for the peer. */
@@ -370,13 +409,18 @@ final class Core {
         async.backlog.addLast(new AsyncOps.Waiting(kind, local, lkey, length, remote, rkey, f));
         drainBacklog();
         startDriver();
-        progressed.signalAll();
+        wanted.signal();
         return f;
     }
 
-    /** Starts the thread that drives the connection while futures are pending (once). */
+    /**
+     * Starts the connection's driver thread (once, at the first wait or future): a platform daemon thread, the only
+     * one that blocks in native code (poll(2) on the completion channel). It runs while a thread waits in the
+     * connection or a future is pending, polls the CQ after every event, and signals {@link #progressed}; futures
+     * complete on it.
+     */
     void startDriver() {
-        if (async.driver != null) {
+        if (async.driver != null || closed) {
             return;
         }
         Thread t = Thread.ofPlatform().daemon().name("rdma-connection " + peer).unstarted(this::drive);
@@ -389,14 +433,26 @@ final class Core {
             lock.lock();
             try {
                 if (closed || failure != null) {
+                    progressed.signalAll();
                     return;
                 }
-                if (!async.pending()) {
-                    progressed.awaitNanos(SLICE_NANOS);
+                if (waiters == 0 && !async.pending()) {
+                    wanted.awaitNanos(SLICE_NANOS);
                     continue;
                 }
-                waitStep(System.nanoTime() + SLICE_NANOS, !async.backlog.isEmpty() && sq.free() > 0);
+                int creditsBefore = credits.available();
+                if (pollOnce() > 0 || credits.available() > creditsBefore) {
+                    progressed.signalAll();
+                } else if (!async.backlog.isEmpty() && sq.free() > 0) {
+                    wanted.awaitNanos(CREDIT_PAUSE_NANOS); // operations wait for credits, which raise no event
+                } else {
+                    sleepOnChannel();
+                }
             } catch (InterruptedException | RuntimeException stop) {
+                if (failure == null && !closed) {
+                    fail(new ConnectionException(ConnectionException.Reason.FAILED_COMPLETION, "connection", 0,
+                            "the connection's driver thread stopped, peer " + peer + ": " + stop, null, null));
+                }
                 return;
             } finally {
                 unlock();

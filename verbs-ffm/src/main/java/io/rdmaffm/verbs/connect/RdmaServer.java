@@ -69,6 +69,10 @@ public final class RdmaServer implements AutoCloseable {
      * the request was not from a verbs-ffm connection (it is rejected) or accepting it failed.
      */
     public Connection accept(Duration timeout) {
+        return OffCarrier.call(() -> acceptHere(timeout));
+    }
+
+    private Connection acceptHere(Duration timeout) {
         long deadline = Deadlines.positive(timeout, "accept");
         if (closed) {
             throw new IllegalStateException("the server on " + bound + " is closed");

@@ -52,6 +52,7 @@ final class Teardown {
                         ConnectionException.ECONNABORTED, "closed by this side while the operation was pending, peer "
                         + core.peer, null, null));
                 core.progressed.signalAll();
+                core.wanted.signalAll();
             }
             return core.async.driver;
         } finally {
