@@ -10,24 +10,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.Condition;
+import java.util.function.Supplier;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The state machine behind a {@link Connection}: posting with send-queue and credit accounting, polling the one CQ
  * (send and receive completions), the waits, the connection's rdma_cm events, failure and close. Everything runs
- * under {@link #lock}. Waiting callers park on {@link #progressed}, never in native code; one driver thread per
- * connection ({@link #startDriver}) is the only thread that sleeps on the completion channel, and it wakes them.
+ * under {@link #lock}. How threads wait, and the driver thread that wakes them, is {@link Driver}.
  * Allocation-free on the poll style's paths (post, {@link #pollOnce}, the periodic rdma_cm check).
  */
 final class Core {
-    /** How long a waiting thread polls before it sleeps. */
-    static final long SPIN_NANOS = 50_000;
-    /** Longest sleep before a waiter looks again (rdma_cm events of a shared channel, the close of another thread). */
-    static final long SLICE_NANOS = 50_000_000;
-    /** Sleep of a sender waiting for credits, which arrive as RDMA WRITEs that raise no event. */
-    static final long CREDIT_PAUSE_NANOS = 100_000;
-
     final Setup.Parts parts;
     final SendQueue sq;
     final ReceivePool rp;
@@ -35,17 +27,13 @@ final class Core {
     final AsyncOps async;
     final Completions wc = new Completions(32);
     final ReentrantLock lock = new ReentrantLock();
-    /** Signaled by the driver when it has seen completions, and on failure and close: waiting callers park on it. */
-    final Condition progressed = lock.newCondition();
-    /** Signaled by callers that start to wait or submit a future: the driver parks on it while nobody needs it. */
-    final Condition wanted = lock.newCondition();
+    /** The waits and the driver thread. */
+    final Driver driver = new Driver(this);
     final String peer;
     final int peerBufferSize;
     /** Regions the caller made through the connection, closed with it. */
     final List<MemoryRegion> regions = new ArrayList<>();
-    /** Held by the thread that closes; {@link #closeDone} guarded by it. */
-    final Object closing = new Object();
-    boolean closeDone;
+    private final Teardown teardown = new Teardown(this);
     private final int creditThreshold;
     /** Reads this connection's rdma_cm events; {@link #ownsWatcher} when the channel is the connection's own. */
     CmWatcher watcher;
@@ -53,7 +41,6 @@ final class Core {
     boolean closed;
     ConnectionException failure;
     boolean peerGone;
-    int waiters;
 
     Core(Setup.Parts parts, Handshake theirs, String peer) {
         this.parts = parts;
@@ -240,96 +227,6 @@ final class Core {
         return false;
     }
 
-    /**
-     * One step of a wait: polls; if nothing came, polls in a loop for a moment; then parks on {@link #progressed}
-     * (a Java condition, so a virtual thread frees its carrier) until the driver thread, the only thread that sleeps
-     * in native code on the completion channel, has seen a completion, at most {@link #SLICE_NANOS}. A waiter for
-     * credits parks {@link #CREDIT_PAUSE_NANOS} and polls again itself: credits arrive as RDMA WRITEs that raise no
-     * completion event. A failure or close wakes it. Returns false when the deadline passed; throws when the
-     * connection was closed, or had failed before the step. Called with the lock held once (not re-entered).
-     */
-    boolean waitStep(long deadline, boolean forCredit) {
-        checkPending();
-        int creditsBefore = credits.available();
-        if (pollOnce() > 0 || forCredit && credits.available() > creditsBefore) {
-            completeReady();
-            return true;
-        }
-        long left = Deadlines.remaining(deadline);
-        if (left <= 0) {
-            return false;
-        }
-        long spinEnd = System.nanoTime() + Math.min(SPIN_NANOS, left);
-        while (spinEnd - System.nanoTime() > 0) {
-            if (pollOnce() > 0 || forCredit && credits.available() > creditsBefore) {
-                completeReady();
-                return true;
-            }
-            Thread.onSpinWait();
-        }
-        if (completeReady()) {
-            return true;
-        }
-        waiters++;
-        try {
-            if (!forCredit) {
-                startDriver();
-                wanted.signal();
-            }
-            progressed.awaitNanos(Math.min(left, forCredit ? CREDIT_PAUSE_NANOS : SLICE_NANOS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting on the connection to " + peer, e);
-        } finally {
-            waiters--;
-        }
-        if (closed) {
-            checkPending();
-        }
-        return true; // a failure meanwhile is for the caller's next step: a receive still takes what arrived first
-    }
-
-    /**
-     * Completes the futures this thread's polls made ready, with the lock released for the moment (dependent actions
-     * never run under it), before the thread parks: a future must not wait for the end of another thread's blocking
-     * call. True when there were any. Only at hold count 1, as in {@link #waitStep}.
-     */
-    private boolean completeReady() {
-        if (!async.hasReady()) {
-            return false;
-        }
-        Object[][] batch = async.takeReady();
-        waiters++; // a close meanwhile waits for this thread before it destroys anything
-        lock.unlock();
-        try {
-            AsyncOps.complete(batch);
-        } finally {
-            lock.lock();
-            waiters--;
-        }
-        return true;
-    }
-
-    /**
-     * The driver's sleep: arms the CQ, polls once more (a completion before the arming raises no event), sleeps on
-     * the channel with the lock released, at most {@link #SLICE_NANOS}.
-     */
-    private void sleepOnChannel() {
-        parts.cq().requestNotify(false);
-        if (pollOnce() > 0) {
-            progressed.signalAll();
-            return;
-        }
-        lock.unlock();
-        try {
-            parts.channel().awaitEvent(parts.cq(), Duration.ofNanos(SLICE_NANOS));
-        } catch (IllegalStateException closedMeanwhile) {
-            // the CQ or its channel is being closed with the connection: the next turn sees it closed
-        } finally {
-            lock.lock();
-        }
-    }
-
     /** An rdma_cm event of this connection, from the {@link CmWatcher}'s thread. */
     void onCm(CmEvent e) {
         lock.lock();
@@ -365,6 +262,26 @@ final class Core {
         }
     }
 
+    /**
+     * The first step of a close: refuses new calls, fails what is pending with CLOSED and wakes every waiter and the
+     * driver; returns the driver thread, if one was started, for the close to wait for.
+     */
+    Thread markClosed() {
+        lock.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                async.failAll(new ConnectionException(ConnectionException.Reason.CLOSED, "connection",
+                        ConnectionException.ECONNABORTED, "closed by this side while the operation was pending, peer "
+                        + peer, null, null));
+                driver.wakeAll();
+            }
+            return driver.thread;
+        } finally {
+            unlock();
+        }
+    }
+
     /** The connection is finished: every pending and later operation fails with {@code e}. */
     void fail(ConnectionException e) {
         if (failure != null || closed) {
@@ -377,8 +294,7 @@ final class Core {
             // nothing more to flush
         }
         async.failAll(e);
-        progressed.signalAll();
-        wanted.signalAll();
+        driver.wakeAll();
     }
 
     /** Message {@code m} is released: post its buffer again and count a credit for the peer. */
@@ -408,56 +324,9 @@ final class Core {
         CompletableFuture<Void> f = new CompletableFuture<>();
         async.backlog.addLast(new AsyncOps.Waiting(kind, local, lkey, length, remote, rkey, f));
         drainBacklog();
-        startDriver();
-        wanted.signal();
+        driver.start();
+        driver.wanted.signal();
         return f;
-    }
-
-    /**
-     * Starts the connection's driver thread (once, at the first wait or future): a platform daemon thread, the only
-     * one that blocks in native code (poll(2) on the completion channel). It runs while a thread waits in the
-     * connection or a future is pending, polls the CQ after every event, and signals {@link #progressed}; futures
-     * complete on it.
-     */
-    void startDriver() {
-        if (async.driver != null || closed) {
-            return;
-        }
-        Thread t = Thread.ofPlatform().daemon().name("rdma-connection " + peer).unstarted(this::drive);
-        async.driver = t;
-        t.start();
-    }
-
-    private void drive() {
-        while (true) {
-            lock.lock();
-            try {
-                if (closed || failure != null) {
-                    progressed.signalAll();
-                    return;
-                }
-                if (waiters == 0 && !async.pending()) {
-                    wanted.awaitNanos(SLICE_NANOS);
-                    continue;
-                }
-                int creditsBefore = credits.available();
-                if (pollOnce() > 0 || credits.available() > creditsBefore) {
-                    progressed.signalAll();
-                } else if (!async.backlog.isEmpty() && sq.free() > 0) {
-                    wanted.awaitNanos(CREDIT_PAUSE_NANOS); // operations wait for credits, which raise no event
-                } else {
-                    sleepOnChannel();
-                }
-            } catch (InterruptedException | RuntimeException stop) {
-                if (failure == null && !closed) {
-                    fail(new ConnectionException(ConnectionException.Reason.FAILED_COMPLETION, "connection", 0,
-                            "the connection's driver thread stopped, peer " + peer + ": " + stop, null, null));
-                }
-                return;
-            } finally {
-                unlock();
-            }
-        }
     }
 
     long checkSend(MemoryRegion region, long offset, int length) {
@@ -476,16 +345,52 @@ final class Core {
         return region.addressOf(offset, length);
     }
 
+    /**
+     * The blocking SEND, RDMA WRITE or READ: posts (waiting for a credit, for a SEND, or for room in the send queue)
+     * and waits until it completed, by the deadline.
+     */
+    void postAndAwait(byte kind, long local, int lkey, int length, long remote, int rkey, long deadline,
+                      Duration timeout) {
+        String what = kind == SendQueue.SEND ? "send" : kind == SendQueue.READ ? "RDMA READ" : "RDMA WRITE";
+        lock.lock();
+        try {
+            checkUsable();
+            long seq;
+            while ((seq = kind == SendQueue.SEND ? postSend(local, lkey, length, true)
+                    : postRdma(kind, local, lkey, length, remote, rkey, true)) < 0) {
+                if (!driver.waitStep(deadline, kind == SendQueue.SEND && credits.available() <= 0)) {
+                    throw ConnectionException.timeout(what, timeout, (kind == SendQueue.SEND ? "no credit or send "
+                            + "queue room" : "send queue full") + ", peer " + peer);
+                }
+            }
+            awaitSeq(seq, deadline, timeout, what);
+        } finally {
+            unlock();
+        }
+    }
+
     void awaitSeq(long seq, long deadline, Duration timeout, String what) {
         while (!isComplete(seq)) {
-            if (!waitStep(deadline, false)) {
+            if (!driver.waitStep(deadline, false)) {
                 throw ConnectionException.timeout(what, timeout, "peer " + peer);
             }
         }
     }
 
-    /** Keeps a region the caller made through the connection, to close it with the connection. */
-    MemoryRegion track(MemoryRegion r) {
+    /**
+     * Makes a region on the connection's protection domain and keeps it, to close it with the connection. A closed
+     * connection is refused naming the connection (not its closed protection domain), also when the close comes
+     * while the region is made.
+     */
+    MemoryRegion track(Supplier<MemoryRegion> make) {
+        refuseIfClosed();
+        MemoryRegion r;
+        try {
+            r = make.get();
+        } catch (IllegalStateException pdClosed) {
+            refuseIfClosed();
+            throw pdClosed;
+        }
         lock.lock();
         try {
             if (closed) {
@@ -501,6 +406,6 @@ final class Core {
 
     /** See {@link Connection#close()}. */
     void close() {
-        Teardown.close(this);
+        teardown.close();
     }
 }

@@ -117,7 +117,9 @@ class ConnectionMisuseRdmaTest {
             assertTrue(e.getMessage().contains("closed"), e.getMessage());
             assertThrows(IllegalStateException.class, () -> p.client.tryReceive());
             assertThrows(IllegalStateException.class, () -> p.client.progress());
-            assertThrows(IllegalStateException.class, () -> p.client.allocateRegion(64, Access.LOCAL_WRITE));
+            IllegalStateException alloc = assertThrows(IllegalStateException.class,
+                    () -> p.client.allocateRegion(64, Access.LOCAL_WRITE));
+            assertTrue(alloc.getMessage().contains("the connection to"), "names the connection: " + alloc.getMessage());
             assertThrows(IllegalStateException.class, () -> p.client.flush(T));
             assertTrue(!p.client.isOpen());
             assertEquals(ConnectionException.Reason.PEER_DISCONNECTED, assertThrows(ConnectionException.class,
