@@ -129,6 +129,18 @@ class ConnectionMisuseRdmaTest {
     }
 
     @Test
+    void closingTheServerWithItsConnectionsClosesWhatItAccepted() throws Exception {
+        try (ConnectedPair p = new ConnectedPair(new ConnectionOptions(), new ConnectionOptions())) {
+            assertEquals(java.util.List.of(p.served), p.server.openConnections());
+            p.server.closeWithConnections();
+            assertTrue(!p.served.isOpen(), "the accepted connection is closed");
+            assertTrue(p.server.openConnections().isEmpty(), "and no longer listed");
+            assertEquals(ConnectionException.Reason.PEER_DISCONNECTED, assertThrows(ConnectionException.class,
+                    () -> p.client.receive(T)).reason());
+        }
+    }
+
+    @Test
     void aRegionOfAnotherProtectionDomainIsRefused() throws Exception {
         try (ConnectedPair p = new ConnectedPair(new ConnectionOptions(), new ConnectionOptions());
              Context ctx = Context.open(RdmaTestDevice.name());
