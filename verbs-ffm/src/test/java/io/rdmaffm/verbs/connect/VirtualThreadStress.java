@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ol>
  * <li>idle waits: every client blocks in {@code receive(2 s)} and then {@code receiveAsync().get(1 s)} with
  * nothing coming, the server's handlers block in {@code receive}, one more virtual thread in
- * {@code accept(2 s)}; each wait must end by its deadline (plus 1.5 s), and a virtual thread that sleeps 10 ms in
+ * {@code accept(2 s)}; each wait must end by its deadline (plus 3 s and the lateness of a platform thread's sleep
+ * beside them), and a virtual thread that sleeps 10 ms in
  * a loop must get at least a quarter of its turns meanwhile (a wait that held its carrier in native code would
  * leave it none: 1 in ~287 in the issue);</li>
  * <li>load: the clients alternate blocking and future rounds (a request/response pair, an RDMA READ, every 16th
@@ -43,7 +44,12 @@ public final class VirtualThreadStress {
     private static final Duration CONNECT = Duration.ofSeconds(120);
     private static final Duration IDLE_RECEIVE = Duration.ofSeconds(2);
     private static final Duration IDLE_FUTURE = Duration.ofSeconds(1);
-    private static final long GRACE_NANOS = 1_500_000_000L;
+    /**
+     * How late an idle wait may return beyond the machine's own lateness: with one carrier in the emulated VM, the
+     * nine waits that time out together run their cold code (the timeout's exception, the next call) one after
+     * the other; measured up to 1.4 s there, against 0.4 s with two carriers.
+     */
+    private static final long GRACE_NANOS = 3_000_000_000L;
     /** How late each idle wait ended, and which it was (same order). */
     private static final List<long[]> idleLate = java.util.Collections.synchronizedList(new ArrayList<>());
     private static final List<String> idleLateWhat = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -157,7 +163,7 @@ public final class VirtualThreadStress {
                 latest = Math.max(latest, late);
                 if (late > allowed) {
                     failures.add(idleLateWhat.get(i) + " ended " + late / 1_000_000 + " ms after its deadline (allowed "
-                            + allowed / 1_000_000 + " ms: 1.5 s + the control's lateness)");
+                            + allowed / 1_000_000 + " ms: 3 s + the control's lateness)");
                 }
             }
         }
