@@ -22,7 +22,6 @@ final class AsyncOps {
     final ArrayDeque<Waiting> backlog = new ArrayDeque<>();
     private final ArrayList<CompletableFuture<Object>> ready = new ArrayList<>();
     private final ArrayList<Object> results = new ArrayList<>();
-    Thread driver;
 
     AsyncOps(int depth) {
         this.bySlot = new CompletableFuture<?>[depth];

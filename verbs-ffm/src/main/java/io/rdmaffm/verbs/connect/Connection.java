@@ -29,11 +29,17 @@ import java.util.concurrent.CompletableFuture;
  * or null.</li>
  * </ul>
  *
- * <p>Threading: every method may be called from any thread; the connection serializes them with one lock, held only
- * for short, non-blocking steps (a post, a poll), never while a thread sleeps. {@link #close()} may come from any
- * thread at any time: threads waiting in the connection wake with a {@link ConnectionException}
+ * <p>Threading: every method may be called from any thread, virtual threads included; the connection serializes
+ * them with one lock, held only for short, non-blocking steps (a post, a poll), never while a thread sleeps. A
+ * waiting call parks on a Java condition, never in native code, so a virtual thread waiting in {@link #receive}
+ * holds no carrier: one daemon driver thread per connection ("rdma-connection ...", started at the first wait or
+ * future) sleeps on the completion channel and wakes the waiters; {@link #connect}, {@link RdmaServer#accept} and
+ * {@link #close()} called from a virtual thread run their rdma_cm waits on a platform thread while it parks.
+ * docs/connection-api.md describes the threads and what a future's callback may do. {@link #close()} may come from
+ * any thread at any time: threads waiting in the connection wake with a {@link ConnectionException}
  * ({@link ConnectionException.Reason#CLOSED}), pending futures fail with it, and every later call throws
- * IllegalStateException. When the peer disconnects or goes away, or an operation's completion fails, the connection
+ * IllegalStateException naming the connection (misuse is thrown at the call in every style, the asynchronous
+ * ones included; what happens after the call arrives as a ConnectionException, thrown or in the future). When the peer disconnects or goes away, or an operation's completion fails, the connection
  * is finished: every pending and later operation throws the {@link ConnectionException} that says why, naming the
  * operation and (for a completion) its status.
  *
@@ -77,7 +83,8 @@ public final class Connection implements AutoCloseable {
      * IllegalArgumentException for a timeout that is not positive.
      */
     public static Connection connect(InetSocketAddress peer, ConnectionOptions options, Duration timeout) {
-        return Setup.connect(peer, new ConnectionOptions(options), timeout);
+        ConnectionOptions o = new ConnectionOptions(options);
+        return OffCarrier.call(() -> Setup.connect(peer, o, timeout));
     }
 
     // ---- buffers
@@ -88,12 +95,12 @@ public final class Connection implements AutoCloseable {
      * connection (or earlier by the caller, once no operation uses it).
      */
     public MemoryRegion allocateRegion(long bytes, int access) {
-        return core.track(parts.pd().allocateRegion(bytes, access));
+        return core.track(() -> parts.pd().allocateRegion(bytes, access));
     }
 
     /** Registers the caller's native memory; the caller keeps it allocated until the region is closed. */
     public MemoryRegion registerMemory(MemorySegment segment, int access) {
-        return core.track(parts.pd().registerMemory(segment, access));
+        return core.track(() -> parts.pd().registerMemory(segment, access));
     }
 
 
@@ -107,20 +114,8 @@ public final class Connection implements AutoCloseable {
      */
     public void send(MemoryRegion region, long offset, int length, Duration timeout) {
         long deadline = Deadlines.op(timeout);
-        long address = core.checkSend(region, offset, length);
-        core.lock.lock();
-        try {
-            core.checkUsable();
-            long seq;
-            while ((seq = core.postSend(address, region.lkey(), length, true)) < 0) {
-                if (!core.waitStep(deadline, core.credits.available() <= 0)) {
-                    throw ConnectionException.timeout("send", timeout, "no credit or send queue room, peer " + peer);
-                }
-            }
-            core.awaitSeq(seq, deadline, timeout, "send");
-        } finally {
-            core.unlock();
-        }
+        core.postAndAwait(SendQueue.SEND, core.checkSend(region, offset, length), region.lkey(), length, 0, 0, deadline,
+                timeout);
     }
 
     /** {@link #send} as a future, completed when the message completed; queued while there is no credit or room. */
@@ -169,7 +164,7 @@ public final class Connection implements AutoCloseable {
                     }
                     throw core.failure.again();
                 }
-                if (!core.waitStep(deadline, false)) {
+                if (!core.driver.waitStep(deadline, false)) {
                     throw ConnectionException.timeout("receive", timeout, "no message from " + peer);
                 }
             }
@@ -190,8 +185,8 @@ public final class Connection implements AutoCloseable {
             }
             CompletableFuture<Message> f = new CompletableFuture<>();
             core.async.receivers.addLast(f);
-            core.startDriver();
-            core.progressed.signalAll();
+            core.driver.start();
+            core.driver.wanted.signal();
             return f;
         } finally {
             core.unlock();
@@ -251,21 +246,8 @@ public final class Connection implements AutoCloseable {
                       int length, Duration timeout) {
         long deadline = Deadlines.op(timeout);
         long l = core.checkLocal(local, localOffset, length);
-        long r = remote.addressOf(remoteOffset, length);
-        String what = kind == SendQueue.READ ? "RDMA READ" : "RDMA WRITE";
-        core.lock.lock();
-        try {
-            core.checkUsable();
-            long seq;
-            while ((seq = core.postRdma(kind, l, local.lkey(), length, r, remote.rkey(), true)) < 0) {
-                if (!core.waitStep(deadline, false)) {
-                    throw ConnectionException.timeout(what, timeout, "send queue full, peer " + peer);
-                }
-            }
-            core.awaitSeq(seq, deadline, timeout, what);
-        } finally {
-            core.unlock();
-        }
+        core.postAndAwait(kind, l, local.lkey(), length, remote.addressOf(remoteOffset, length), remote.rkey(), deadline,
+                timeout);
     }
 
     /** {@link #write} as a future. */
@@ -440,7 +422,10 @@ public final class Connection implements AutoCloseable {
      */
     @Override
     public void close() {
-        core.close();
+        OffCarrier.call(() -> {
+            core.close();
+            return null;
+        });
     }
 
     @Override

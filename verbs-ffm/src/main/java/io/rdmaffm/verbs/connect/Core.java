@@ -10,23 +10,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.Condition;
+import java.util.function.Supplier;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The state machine behind a {@link Connection}: posting with send-queue and credit accounting, polling the one CQ
  * (send and receive completions), the waits, the connection's rdma_cm events, failure and close. Everything runs
- * under {@link #lock}; a thread that waits for an event gives the lock up while it sleeps. Allocation-free on the
- * poll style's paths (post, {@link #pollOnce}, the periodic rdma_cm check).
+ * under {@link #lock}. How threads wait, and the driver thread that wakes them, is {@link Driver}.
+ * Allocation-free on the poll style's paths (post, {@link #pollOnce}, the periodic rdma_cm check).
  */
 final class Core {
-    /** How long a waiting thread polls before it sleeps. */
-    static final long SPIN_NANOS = 50_000;
-    /** Longest sleep before a waiter looks again (rdma_cm events of a shared channel, the close of another thread). */
-    static final long SLICE_NANOS = 50_000_000;
-    /** Sleep of a sender waiting for credits, which arrive as RDMA WRITEs that raise no event. */
-    static final long CREDIT_PAUSE_NANOS = 100_000;
-
     final Setup.Parts parts;
     final SendQueue sq;
     final ReceivePool rp;
@@ -34,14 +27,13 @@ final class Core {
     final AsyncOps async;
     final Completions wc = new Completions(32);
     final ReentrantLock lock = new ReentrantLock();
-    final Condition progressed = lock.newCondition();
+    /** The waits and the driver thread. */
+    final Driver driver = new Driver(this);
     final String peer;
     final int peerBufferSize;
     /** Regions the caller made through the connection, closed with it. */
     final List<MemoryRegion> regions = new ArrayList<>();
-    /** Held by the thread that closes; {@link #closeDone} guarded by it. */
-    final Object closing = new Object();
-    boolean closeDone;
+    private final Teardown teardown = new Teardown(this);
     private final int creditThreshold;
     /** Reads this connection's rdma_cm events; {@link #ownsWatcher} when the channel is the connection's own. */
     CmWatcher watcher;
@@ -49,8 +41,6 @@ final class Core {
     boolean closed;
     ConnectionException failure;
     boolean peerGone;
-    private boolean channelWaiter;
-    int waiters;
 
     Core(Setup.Parts parts, Handshake theirs, String peer) {
         this.parts = parts;
@@ -84,6 +74,16 @@ final class Core {
         }
         if (failure != null) {
             throw failure.again();
+        }
+    }
+
+    /** Before a call that would touch the connection's parts: names the connection, not the closed part. */
+    void refuseIfClosed() {
+        lock.lock();
+        try {
+            checkNotClosed();
+        } finally {
+            unlock();
         }
     }
 
@@ -227,71 +227,6 @@ final class Core {
         return false;
     }
 
-    /**
-     * One step of a wait: polls; if nothing came, polls in a loop for a moment; then sleeps until a completion event
-     * (one waiting thread sleeps on the completion channel, others on the lock's condition), at most
-     * {@link #SLICE_NANOS} ({@link #CREDIT_PAUSE_NANOS} when waiting for credits). A failure or close wakes it: it
-     * moves the QP to the error state, whose flushed receives raise an event. Returns false when the deadline passed;
-     * throws when the connection was closed, or had failed before the step.
-     */
-    boolean waitStep(long deadline, boolean forCredit) {
-        checkPending();
-        int creditsBefore = credits.available();
-        if (pollOnce() > 0 || forCredit && credits.available() > creditsBefore) {
-            return true;
-        }
-        long left = Deadlines.remaining(deadline);
-        if (left <= 0) {
-            return false;
-        }
-        long spinEnd = System.nanoTime() + Math.min(SPIN_NANOS, left);
-        while (spinEnd - System.nanoTime() > 0) {
-            if (pollOnce() > 0 || forCredit && credits.available() > creditsBefore) {
-                return true;
-            }
-            Thread.onSpinWait();
-        }
-        waiters++;
-        try {
-            if (forCredit || channelWaiter) {
-                progressed.awaitNanos(Math.min(left, forCredit ? CREDIT_PAUSE_NANOS : SLICE_NANOS));
-            } else {
-                sleepOnChannel(left);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting on the connection to " + peer, e);
-        } finally {
-            waiters--;
-        }
-        if (closed) {
-            checkPending();
-        }
-        return true; // a failure meanwhile is for the caller's next step: a receive still takes what arrived first
-    }
-
-    /** Arms the CQ, polls once more (a completion before the arming raises no event), sleeps on the channel. */
-    private void sleepOnChannel(long left) {
-        channelWaiter = true;
-        try {
-            parts.cq().requestNotify(false);
-            if (pollOnce() > 0) {
-                return;
-            }
-            lock.unlock();
-            try {
-                parts.channel().awaitEvent(parts.cq(), Duration.ofNanos(Math.min(left, SLICE_NANOS)));
-            } catch (IllegalStateException closedMeanwhile) {
-                // the CQ or its channel is being closed with the connection: checkPending reports it
-            } finally {
-                lock.lock();
-            }
-        } finally {
-            channelWaiter = false;
-            progressed.signalAll();
-        }
-    }
-
     /** An rdma_cm event of this connection, from the {@link CmWatcher}'s thread. */
     void onCm(CmEvent e) {
         lock.lock();
@@ -327,6 +262,26 @@ final class Core {
         }
     }
 
+    /**
+     * The first step of a close: refuses new calls, fails what is pending with CLOSED and wakes every waiter and the
+     * driver; returns the driver thread, if one was started, for the close to wait for.
+     */
+    Thread markClosed() {
+        lock.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                async.failAll(new ConnectionException(ConnectionException.Reason.CLOSED, "connection",
+                        ConnectionException.ECONNABORTED, "closed by this side while the operation was pending, peer "
+                        + peer, null, null));
+                driver.wakeAll();
+            }
+            return driver.thread;
+        } finally {
+            unlock();
+        }
+    }
+
     /** The connection is finished: every pending and later operation fails with {@code e}. */
     void fail(ConnectionException e) {
         if (failure != null || closed) {
@@ -339,7 +294,7 @@ final class Core {
             // nothing more to flush
         }
         async.failAll(e);
-        progressed.signalAll();
+        driver.wakeAll();
     }
 
     /** Message {@code m} is released: post its buffer again and count a credit for the peer. */
@@ -369,39 +324,9 @@ final class Core {
         CompletableFuture<Void> f = new CompletableFuture<>();
         async.backlog.addLast(new AsyncOps.Waiting(kind, local, lkey, length, remote, rkey, f));
         drainBacklog();
-        startDriver();
-        progressed.signalAll();
+        driver.start();
+        driver.wanted.signal();
         return f;
-    }
-
-    /** Starts the thread that drives the connection while futures are pending (once). */
-    void startDriver() {
-        if (async.driver != null) {
-            return;
-        }
-        Thread t = Thread.ofPlatform().daemon().name("rdma-connection " + peer).unstarted(this::drive);
-        async.driver = t;
-        t.start();
-    }
-
-    private void drive() {
-        while (true) {
-            lock.lock();
-            try {
-                if (closed || failure != null) {
-                    return;
-                }
-                if (!async.pending()) {
-                    progressed.awaitNanos(SLICE_NANOS);
-                    continue;
-                }
-                waitStep(System.nanoTime() + SLICE_NANOS, !async.backlog.isEmpty() && sq.free() > 0);
-            } catch (InterruptedException | RuntimeException stop) {
-                return;
-            } finally {
-                unlock();
-            }
-        }
     }
 
     long checkSend(MemoryRegion region, long offset, int length) {
@@ -420,16 +345,52 @@ final class Core {
         return region.addressOf(offset, length);
     }
 
+    /**
+     * The blocking SEND, RDMA WRITE or READ: posts (waiting for a credit, for a SEND, or for room in the send queue)
+     * and waits until it completed, by the deadline.
+     */
+    void postAndAwait(byte kind, long local, int lkey, int length, long remote, int rkey, long deadline,
+                      Duration timeout) {
+        String what = kind == SendQueue.SEND ? "send" : kind == SendQueue.READ ? "RDMA READ" : "RDMA WRITE";
+        lock.lock();
+        try {
+            checkUsable();
+            long seq;
+            while ((seq = kind == SendQueue.SEND ? postSend(local, lkey, length, true)
+                    : postRdma(kind, local, lkey, length, remote, rkey, true)) < 0) {
+                if (!driver.waitStep(deadline, kind == SendQueue.SEND && credits.available() <= 0)) {
+                    throw ConnectionException.timeout(what, timeout, (kind == SendQueue.SEND ? "no credit or send "
+                            + "queue room" : "send queue full") + ", peer " + peer);
+                }
+            }
+            awaitSeq(seq, deadline, timeout, what);
+        } finally {
+            unlock();
+        }
+    }
+
     void awaitSeq(long seq, long deadline, Duration timeout, String what) {
         while (!isComplete(seq)) {
-            if (!waitStep(deadline, false)) {
+            if (!driver.waitStep(deadline, false)) {
                 throw ConnectionException.timeout(what, timeout, "peer " + peer);
             }
         }
     }
 
-    /** Keeps a region the caller made through the connection, to close it with the connection. */
-    MemoryRegion track(MemoryRegion r) {
+    /**
+     * Makes a region on the connection's protection domain and keeps it, to close it with the connection. A closed
+     * connection is refused naming the connection (not its closed protection domain), also when the close comes
+     * while the region is made.
+     */
+    MemoryRegion track(Supplier<MemoryRegion> make) {
+        refuseIfClosed();
+        MemoryRegion r;
+        try {
+            r = make.get();
+        } catch (IllegalStateException pdClosed) {
+            refuseIfClosed();
+            throw pdClosed;
+        }
         lock.lock();
         try {
             if (closed) {
@@ -445,6 +406,6 @@ final class Core {
 
     /** See {@link Connection#close()}. */
     void close() {
-        Teardown.close(this);
+        teardown.close();
     }
 }

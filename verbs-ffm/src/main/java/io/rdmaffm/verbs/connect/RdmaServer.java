@@ -8,11 +8,17 @@ import io.rdmaffm.verbs.cm.PortSpace;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Listens for {@link Connection}s on an IP address and port ({@code rdma_bind_addr}, {@code rdma_listen}) and accepts
- * them one by one with a deadline. Each accepted connection is independent: it stays open when the server closes.
- * {@link #accept} may be called from several threads; each connect request goes to one of them.
+ * them one by one with a deadline. Each accepted connection is independent: it stays open when {@link #close()}
+ * stops the server; {@link #closeWithConnections()} closes the server and every connection it accepted that is still
+ * open. {@link #accept} may be called from several threads (virtual ones park, see {@link Connection}); each
+ * connect request goes to one of them.
  */
 public final class RdmaServer implements AutoCloseable {
     private final SharedChannel shared;
@@ -20,6 +26,8 @@ public final class RdmaServer implements AutoCloseable {
     private final ConnectionOptions options;
     private final InetSocketAddress bound;
     private volatile boolean closed;
+    /** Accepted connections not yet closed; each leaves the set when it closes. */
+    private final Set<Connection> open = ConcurrentHashMap.newKeySet();
 
     private RdmaServer(SharedChannel shared, CmId listener, ConnectionOptions options) {
         this.shared = shared;
@@ -69,6 +77,10 @@ public final class RdmaServer implements AutoCloseable {
      * the request was not from a verbs-ffm connection (it is rejected) or accepting it failed.
      */
     public Connection accept(Duration timeout) {
+        return OffCarrier.call(() -> acceptHere(timeout));
+    }
+
+    private Connection acceptHere(Duration timeout) {
         long deadline = Deadlines.positive(timeout, "accept");
         if (closed) {
             throw new IllegalStateException("the server on " + bound + " is closed");
@@ -80,6 +92,7 @@ public final class RdmaServer implements AutoCloseable {
             throw Setup.failed("accept on", e, bound);
         }
         shared.acquire();
+        Connection[] made = new Connection[1];
         Runnable release = new Runnable() {
             private boolean done;
 
@@ -87,11 +100,17 @@ public final class RdmaServer implements AutoCloseable {
             public synchronized void run() {
                 if (!done) {
                     done = true;
+                    if (made[0] != null) {
+                        open.remove(made[0]);
+                    }
                     shared.release();
                 }
             }
         };
-        return Setup.accept(request, release, shared.watcher, options, deadline, timeout);
+        Connection c = Setup.accept(request, release, shared.watcher, options, deadline, timeout);
+        made[0] = c;
+        open.add(c);
+        return c;
     }
 
     /**
@@ -106,6 +125,35 @@ public final class RdmaServer implements AutoCloseable {
         closed = true;
         listener.close();
         shared.release();
+    }
+
+    /**
+     * Stops listening, then closes every connection this server accepted that is still open (each as
+     * {@link Connection#close()}: waiting threads wake with {@link ConnectionException.Reason#CLOSED}). Idempotent;
+     * the first exception of a close is thrown after all were tried.
+     */
+    public void closeWithConnections() {
+        close();
+        RuntimeException first = null;
+        for (Connection c : new ArrayList<>(open)) {
+            try {
+                c.close();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** Accepted connections that are still open (a snapshot). */
+    public List<Connection> openConnections() {
+        return List.copyOf(open);
     }
 
     @Override

@@ -3,60 +3,46 @@ package io.rdmaffm.verbs.connect;
 import io.rdmaffm.verbs.MemoryRegion;
 
 /**
- * Closing a connection: refuse new calls and fail pending ones, disconnect (which moves the QP to the error state,
- * so its flushed receives wake a thread asleep on the completion channel), wait until the threads that were waiting
+ * Closing a connection, once, by the first thread that calls it: the connection refuses new calls and fails
+ * pending ones ({@link Core#markClosed}), disconnect (which moves the QP to the error state, so its flushed
+ * receives wake the driver asleep on the completion channel), wait until the threads that were waiting
  * in the connection have left it, stop the rdma_cm watcher, then destroy: the id with its QP, the caller's regions,
  * the rest of the parts children first, the channel last.
  */
 final class Teardown {
-    private Teardown() {
+    private final Core core;
+    private boolean done; // guarded by this: the thread that closes holds it until the end
+
+    Teardown(Core core) {
+        this.core = core;
     }
 
-    static void close(Core core) {
-        synchronized (core.closing) {
-            if (core.closeDone) {
-                return;
-            }
-            Thread driver = refuseAndFail(core);
-            if (core.ownsWatcher) {
-                core.watcher.stopSoon(); // it leaves at the DISCONNECTED our disconnect brings, or within its slice
-            }
-            if (!core.peerGone) {
-                core.disconnectQuietly();
-            }
-            awaitWaiters(core);
-            if (core.ownsWatcher) {
-                core.watcher.stop();
-            } else if (core.watcher != null) {
-                core.watcher.forget(core.parts.id());
-            }
-            if (driver != null && driver != Thread.currentThread()) {
-                try {
-                    driver.join(2_000);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            core.closeDone = true;
-            destroy(core);
+    synchronized void close() {
+        if (done) {
+            return;
         }
-    }
-
-    /** Marks the connection closed, fails what is pending, wakes the waiters; returns the async driver, if any. */
-    private static Thread refuseAndFail(Core core) {
-        core.lock.lock();
-        try {
-            if (!core.closed) {
-                core.closed = true;
-                core.async.failAll(new ConnectionException(ConnectionException.Reason.CLOSED, "connection",
-                        ConnectionException.ECONNABORTED, "closed by this side while the operation was pending, peer "
-                        + core.peer, null, null));
-                core.progressed.signalAll();
-            }
-            return core.async.driver;
-        } finally {
-            core.unlock();
+        Thread driver = core.markClosed();
+        if (core.ownsWatcher) {
+            core.watcher.stopSoon(); // it leaves at the DISCONNECTED our disconnect brings, or within its slice
         }
+        if (!core.peerGone) {
+            core.disconnectQuietly();
+        }
+        awaitWaiters(core);
+        if (core.ownsWatcher) {
+            core.watcher.stop();
+        } else if (core.watcher != null) {
+            core.watcher.forget(core.parts.id());
+        }
+        if (driver != null && driver != Thread.currentThread()) {
+            try {
+                driver.join(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        done = true;
+        destroy(core);
     }
 
     /** Until the threads that were waiting in the connection have left it (each wakes within a slice), at most 2 s. */
@@ -64,8 +50,8 @@ final class Teardown {
         core.lock.lock();
         try {
             long end = System.nanoTime() + 2_000_000_000L;
-            while (core.waiters > 0 && end - System.nanoTime() > 0) {
-                core.progressed.awaitNanos(10_000_000);
+            while (core.driver.waiters > 0 && end - System.nanoTime() > 0) {
+                core.driver.progressed.awaitNanos(10_000_000);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

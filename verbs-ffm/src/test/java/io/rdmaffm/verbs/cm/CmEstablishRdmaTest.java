@@ -29,8 +29,6 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -151,43 +149,36 @@ class CmEstablishRdmaTest {
 
     @Test
     void ownQueuePairsMovedWithRdmaInitQpAttrAndConnectedWithRdmaEstablish() throws Exception {
-        InetAddress ip = CmRdmaTest.ipv4();
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try (EventChannel channel = EventChannel.create()) {
-            CmId listener = channel.createId(PortSpace.TCP);
-            try {
-                listener.bindAddress(new InetSocketAddress(ip, 0));
-                listener.listen(2);
-                InetSocketAddress bound = listener.localAddress();
-                Future<String> clientRun = pool.submit(() -> runClient(channel, bound));
+        InetAddress ip = CmListening.ipv4();
+        try (CmListening cm = new CmListening(ip, PortSpace.TCP, 2)) {
+            EventChannel channel = cm.channel;
+            CmId listener = cm.listener;
+            InetSocketAddress bound = cm.bound;
+            Future<String> clientRun = cm.client(() -> runClient(channel, bound));
 
-                CmEvent request = listener.awaitConnectRequest(T);
-                try (OwnSide server = new OwnSide(request.id())) {
-                    int clientQpn = qpnOf(request.privateData());
-                    assertEquals(clientQpn, request.qpNumber(), "the request carries the client's own QP number");
-                    // Before the accept, with what the request negotiated: INIT, RTR (to the client's QP) and RTS.
-                    server.moveTo(QueuePairState.INIT, INIT_MASK);
-                    server.postRecv();
-                    server.moveTo(QueuePairState.RTR, RTR_MASK);
-                    server.moveTo(QueuePairState.RTS, RTS_MASK);
-                    assertEquals(clientQpn, server.qp.query().destQpNumber());
-                    // accept with our QP's number; ESTABLISHED comes once the client's rdma_establish sent the RTU.
-                    CmEvent established = server.id.accept(new ConnectionParameters().qpNumber(server.qp.qpNumber())
-                            .privateData(qpnBytes(server.qp.qpNumber())), T);
-                    assertEquals(CmEventType.ESTABLISHED, established.type());
+            CmEvent request = listener.awaitConnectRequest(T);
+            try (OwnSide server = new OwnSide(request.id())) {
+                int clientQpn = qpnOf(request.privateData());
+                assertEquals(clientQpn, request.qpNumber(), "the request carries the client's own QP number");
+                // Before the accept, with what the request negotiated: INIT, RTR (to the client's QP) and RTS.
+                server.moveTo(QueuePairState.INIT, INIT_MASK);
+                server.postRecv();
+                server.moveTo(QueuePairState.RTR, RTR_MASK);
+                server.moveTo(QueuePairState.RTS, RTS_MASK);
+                assertEquals(clientQpn, server.qp.query().destQpNumber());
+                // accept with our QP's number; ESTABLISHED comes once the client's rdma_establish sent the RTU.
+                CmEvent established = server.id.accept(new ConnectionParameters().qpNumber(server.qp.qpNumber())
+                        .privateData(qpnBytes(server.qp.qpNumber())), T);
+                assertEquals(CmEventType.ESTABLISHED, established.type());
 
-                    assertEquals(4, server.await(1), "the client's ping");
-                    assertArrayEquals(ascii("ping"), server.mr.segment().asSlice(0, 4).toArray(JAVA_BYTE));
-                    server.sendText("pong!");
-                    server.await(1);
+                assertEquals(4, server.await(1), "the client's ping");
+                assertArrayEquals(ascii("ping"), server.mr.segment().asSlice(0, 4).toArray(JAVA_BYTE));
+                server.sendText("pong!");
+                server.await(1);
 
-                    server.id.awaitEvent(CmEventType.DISCONNECTED, T);
-                    server.id.disconnect();
-                    assertEquals("pong!", clientRun.get(60, TimeUnit.SECONDS));
-                }
-            } finally {
-                listener.close();
-                pool.shutdownNow();
+                server.id.awaitEvent(CmEventType.DISCONNECTED, T);
+                server.id.disconnect();
+                assertEquals("pong!", clientRun.get(60, TimeUnit.SECONDS));
             }
         }
     }

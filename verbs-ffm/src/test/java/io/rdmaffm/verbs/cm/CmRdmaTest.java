@@ -33,8 +33,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -60,11 +58,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class CmRdmaTest {
     private static final Duration T = Duration.ofSeconds(10);
     private static final int BUF = 4096;
-
-    /** The IPv4 address of the test device: RDMA_IP, else the address in its IPv4-mapped GID. */
-    static InetAddress ipv4() throws Exception {
-        return RdmaTestDevice.ipv4Address();
-    }
 
     /** One side of a connection: its id, verbs objects and buffer. */
     static final class Side implements AutoCloseable {
@@ -133,7 +126,7 @@ class CmRdmaTest {
 
     @Test
     void connectExchangePrivateDataSendWriteAndDisconnectOverIpv4() throws Exception {
-        connectAndTalk(ipv4());
+        connectAndTalk(CmListening.ipv4());
     }
 
     @Test
@@ -164,67 +157,60 @@ class CmRdmaTest {
     }
 
     private void connectAndTalk(InetAddress ip) throws Exception {
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try (EventChannel channel = EventChannel.create()) {
-            CmId listener = channel.createId(PortSpace.TCP);
-            try {
-                listener.bindAddress(new InetSocketAddress(ip, 0));
-                listener.listen(4);
-                InetSocketAddress bound = listener.localAddress();
-                assertEquals(ip, bound.getAddress());
-                assertTrue(bound.getPort() > 0, "port 0 binds a free port: " + bound);
+        try (CmListening cm = new CmListening(ip, PortSpace.TCP, 4)) {
+            EventChannel channel = cm.channel;
+            CmId listener = cm.listener;
+            InetSocketAddress bound = cm.bound;
+            assertEquals(ip, bound.getAddress());
+            assertTrue(bound.getPort() > 0, "port 0 binds a free port: " + bound);
 
-                Future<byte[]> clientRun = pool.submit(() -> runClient(channel, bound));
+            Future<byte[]> clientRun = cm.client(() -> runClient(channel, bound));
 
-                CmEvent request = listener.awaitConnectRequest(T);
-                assertSame(listener, request.listenId());
-                assertSame(listener, request.id().listener());
-                try (Side server = new Side(request.id())) {
-                    byte[] pdata = request.privateData();
-                    ByteBuffer in = ByteBuffer.wrap(pdata).order(ByteOrder.LITTLE_ENDIAN);
-                    long clientAddr = in.getLong();
-                    int clientRkey = in.getInt();
-                    assertArrayEquals(ascii("hello from client"), Arrays.copyOfRange(pdata, 12, 12 + 17),
-                            "the connect request carries the client's private data");
-                    assertEquals(1, request.responderResources(), request.toString());
-                    assertEquals(1, request.initiatorDepth(), request.toString());
-                    assertEquals(7, request.rnrRetryCount(), request.toString());
-                    assertEquals(ip, server.id.localAddress().getAddress());
-                    assertEquals(ip, server.id.peerAddress().getAddress());
+            CmEvent request = listener.awaitConnectRequest(T);
+            assertSame(listener, request.listenId());
+            assertSame(listener, request.id().listener());
+            try (Side server = new Side(request.id())) {
+                byte[] pdata = request.privateData();
+                ByteBuffer in = ByteBuffer.wrap(pdata).order(ByteOrder.LITTLE_ENDIAN);
+                long clientAddr = in.getLong();
+                int clientRkey = in.getInt();
+                assertArrayEquals(ascii("hello from client"), Arrays.copyOfRange(pdata, 12, 12 + 17),
+                        "the connect request carries the client's private data");
+                assertEquals(1, request.responderResources(), request.toString());
+                assertEquals(1, request.initiatorDepth(), request.toString());
+                assertEquals(7, request.rnrRetryCount(), request.toString());
+                assertEquals(ip, server.id.localAddress().getAddress());
+                assertEquals(ip, server.id.peerAddress().getAddress());
 
-                    server.postRecv();
-                    CmEvent established = server.id.accept(new ConnectionParameters()
-                            .privateData(ascii("welcome, client")).responderResources(1).initiatorDepth(1), T);
-                    assertEquals(CmEventType.ESTABLISHED, established.type());
-                    assertEquals(QueuePairState.RTS, server.qp.state(), "librdmacm moves an accepted QP to RTS");
+                server.postRecv();
+                CmEvent established = server.id.accept(new ConnectionParameters()
+                        .privateData(ascii("welcome, client")).responderResources(1).initiatorDepth(1), T);
+                assertEquals(CmEventType.ESTABLISHED, established.type());
+                assertEquals(QueuePairState.RTS, server.qp.state(), "librdmacm moves an accepted QP to RTS");
 
-                    // the client's SEND
-                    server.await(1);
-                    assertEquals(WorkCompletionOpcode.RECV, server.wc.opcode(0));
-                    assertEquals(4, server.wc.byteLength(0));
-                    assertArrayEquals(ascii("ping"), server.mr.segment().asSlice(0, 4).toArray(JAVA_BYTE));
+                // the client's SEND
+                server.await(1);
+                assertEquals(WorkCompletionOpcode.RECV, server.wc.opcode(0));
+                assertEquals(4, server.wc.byteLength(0));
+                assertArrayEquals(ascii("ping"), server.mr.segment().asSlice(0, 4).toArray(JAVA_BYTE));
 
-                    // an RDMA WRITE into the buffer the client advertised in its private data
-                    server.mr.segment().asSlice(512, 8).set(JAVA_LONG, 0, 0x1122334455667788L);
-                    server.send.get(0).wrId(9).opcode(SendOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
-                            .local(server.mr, 512, 8).rdma(clientAddr, clientRkey);
-                    server.qp.postSend(server.send, 1);
-                    server.await(1);
-                    assertEquals(WorkCompletionOpcode.RDMA_WRITE, server.wc.opcode(0));
+                // an RDMA WRITE into the buffer the client advertised in its private data
+                server.mr.segment().asSlice(512, 8).set(JAVA_LONG, 0, 0x1122334455667788L);
+                server.send.get(0).wrId(9).opcode(SendOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                        .local(server.mr, 512, 8).rdma(clientAddr, clientRkey);
+                server.qp.postSend(server.send, 1);
+                server.await(1);
+                assertEquals(WorkCompletionOpcode.RDMA_WRITE, server.wc.opcode(0));
 
-                    // The client disconnects; answering with our own rdma_disconnect sends the DREP that
-                    // completes the client's disconnect at once instead of after its DREQ timeout.
-                    CmEvent disconnected = server.id.awaitEvent(CmEventType.DISCONNECTED, T);
-                    assertEquals(CmEventType.DISCONNECTED, disconnected.type());
-                    server.id.disconnect();
+                // The client disconnects; answering with our own rdma_disconnect sends the DREP that
+                // completes the client's disconnect at once instead of after its DREQ timeout.
+                CmEvent disconnected = server.id.awaitEvent(CmEventType.DISCONNECTED, T);
+                assertEquals(CmEventType.DISCONNECTED, disconnected.type());
+                server.id.disconnect();
 
-                    byte[] fromClient = clientRun.get(60, TimeUnit.SECONDS);
-                    assertArrayEquals(ascii("welcome, client"), Arrays.copyOf(fromClient, 15),
-                            "the client saw the server's private data in ESTABLISHED");
-                }
-            } finally {
-                listener.close();
-                pool.shutdownNow();
+                byte[] fromClient = clientRun.get(60, TimeUnit.SECONDS);
+                assertArrayEquals(ascii("welcome, client"), Arrays.copyOf(fromClient, 15),
+                        "the client saw the server's private data in ESTABLISHED");
             }
         }
     }
@@ -266,50 +252,43 @@ class CmRdmaTest {
 
     @Test
     void rejectionReachesTheClientWithPrivateData() throws Exception {
-        InetAddress ip = ipv4();
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try (EventChannel channel = EventChannel.create()) {
-            CmId listener = channel.createId(PortSpace.TCP);
-            try {
-                listener.bindAddress(new InetSocketAddress(ip, 0));
-                listener.listen(1);
-                InetSocketAddress bound = listener.localAddress();
-                Future<CmException> clientRun = pool.submit(() -> {
-                    CmId id = channel.createId(PortSpace.TCP);
-                    try {
-                        id.resolveAddress(null, bound, Duration.ofSeconds(2));
-                        id.resolveRoute(Duration.ofSeconds(2));
-                        try (Side client = new Side(id)) {
-                            return assertThrows(CmException.class, () -> id.connect(
-                                    new ConnectionParameters().privateData(ascii("may I?")), T));
-                        }
-                    } finally {
-                        id.close();
+        InetAddress ip = CmListening.ipv4();
+        try (CmListening cm = new CmListening(ip, PortSpace.TCP, 1)) {
+            EventChannel channel = cm.channel;
+            CmId listener = cm.listener;
+            InetSocketAddress bound = cm.bound;
+            Future<CmException> clientRun = cm.client(() -> {
+                CmId id = channel.createId(PortSpace.TCP);
+                try {
+                    id.resolveAddress(null, bound, Duration.ofSeconds(2));
+                    id.resolveRoute(Duration.ofSeconds(2));
+                    try (Side client = new Side(id)) {
+                        return assertThrows(CmException.class, () -> id.connect(
+                                new ConnectionParameters().privateData(ascii("may I?")), T));
                     }
-                });
-                CmEvent request = listener.awaitConnectRequest(T);
-                assertArrayEquals(ascii("may I?"), request.privateData(6));
-                request.id().reject(ascii("go away"));
-                request.id().close();
+                } finally {
+                    id.close();
+                }
+            });
+            CmEvent request = listener.awaitConnectRequest(T);
+            assertArrayEquals(ascii("may I?"), request.privateData(6));
+            request.id().reject(ascii("go away"));
+            request.id().close();
 
-                CmException e = clientRun.get(60, TimeUnit.SECONDS);
-                assertNotNull(e.event(), e.getMessage());
-                assertEquals(CmEventType.REJECTED, e.event().type(), e.getMessage());
-                assertEquals(28, e.event().status(), "IB_CM_REJ_CONSUMER_DEFINED: " + e.getMessage());
-                assertArrayEquals(ascii("go away"), e.event().privateData(7));
-                assertEquals("rdma_connect", e.verb());
-                assertFalse(e.isTimeout());
-                assertTrue(e.getMessage().contains("REJECTED"), e.getMessage());
-            } finally {
-                listener.close();
-                pool.shutdownNow();
-            }
+            CmException e = clientRun.get(60, TimeUnit.SECONDS);
+            assertNotNull(e.event(), e.getMessage());
+            assertEquals(CmEventType.REJECTED, e.event().type(), e.getMessage());
+            assertEquals(28, e.event().status(), "IB_CM_REJ_CONSUMER_DEFINED: " + e.getMessage());
+            assertArrayEquals(ascii("go away"), e.event().privateData(7));
+            assertEquals("rdma_connect", e.verb());
+            assertFalse(e.isTimeout());
+            assertTrue(e.getMessage().contains("REJECTED"), e.getMessage());
         }
     }
 
     @Test
     void connectingWhereNothingListensIsAClearErrorWithinSeconds() throws Exception {
-        InetAddress ip = ipv4();
+        InetAddress ip = CmListening.ipv4();
         try (EventChannel channel = EventChannel.create()) {
             int freePort;
             try (CmId probe = channel.createId(PortSpace.TCP)) {
@@ -336,7 +315,7 @@ class CmRdmaTest {
 
     @Test
     void resolvingAnAddressNoHostAnswersIsAClearErrorWithinSeconds() throws Exception {
-        InetAddress ip = ipv4();
+        InetAddress ip = CmListening.ipv4();
         assumeTrue(ip.getAddress()[3] != 2, "the test picks .2 of the device's /24 as the silent address");
         byte[] silent = ip.getAddress();
         silent[3] = 2; // in the VM: 10.77.0.2, on veth0's subnet, owned by nobody
@@ -357,7 +336,7 @@ class CmRdmaTest {
 
     @Test
     void lifetimeRulesAreEnforced() throws Exception {
-        InetAddress ip = ipv4();
+        InetAddress ip = CmListening.ipv4();
         EventChannel channel = EventChannel.create();
         assertTrue(channel.fd() >= 0);
         CmId id = channel.createId(PortSpace.TCP);

@@ -53,7 +53,7 @@ class CmSeparateContextRdmaTest {
              MemoryRegion mr = pd.allocateRegion(4096, Access.LOCAL_WRITE);
              SendWorkRequests send = new SendWorkRequests(1, 1);
              Completions wc = new Completions(2)) {
-            listener.bindAddress(new InetSocketAddress(CmRdmaTest.ipv4(), 0));
+            listener.bindAddress(new InetSocketAddress(CmListening.ipv4(), 0));
             listener.listen(1);
             bound = listener.localAddress();
             client.resolveAddress(null, bound, T);

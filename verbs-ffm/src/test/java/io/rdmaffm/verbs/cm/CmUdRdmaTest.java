@@ -28,8 +28,6 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -129,47 +127,40 @@ class CmUdRdmaTest {
 
     @Test
     void datagramsBothWaysOverAnRdmaPsUdpExchange() throws Exception {
-        InetAddress ip = CmRdmaTest.ipv4();
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try (EventChannel channel = EventChannel.create()) {
-            CmId listener = channel.createId(PortSpace.UDP);
-            try {
-                listener.bindAddress(new InetSocketAddress(ip, 0));
-                listener.listen(2);
-                assertEquals(PortSpace.UDP, listener.portSpace());
-                InetSocketAddress bound = listener.localAddress();
-                Future<String> clientRun = pool.submit(() -> runClient(channel, bound));
+        InetAddress ip = CmListening.ipv4();
+        try (CmListening cm = new CmListening(ip, PortSpace.UDP, 2)) {
+            EventChannel channel = cm.channel;
+            CmId listener = cm.listener;
+            assertEquals(PortSpace.UDP, listener.portSpace());
+            InetSocketAddress bound = cm.bound;
+            Future<String> clientRun = cm.client(() -> runClient(channel, bound));
 
-                CmEvent request = listener.awaitConnectRequest(T);
-                assertEquals(PortSpace.UDP, request.id().portSpace());
-                assertArrayEquals(ascii("udp hello"), request.privateData(9), "the SIDR request's private data");
-                assertNull(request.addressVector(), "a UD connect request says nothing of where the client is");
-                try (UdSide server = new UdSide(request.id())) {
-                    assertEquals(QueuePairState.RTS, server.qp.state(), "rdma_create_qp moves a UD QP to RTS");
-                    assertEquals(Constants.RDMA_UDP_QKEY, server.qp.query().qkey(), "RDMA_PS_UDP's Q_Key");
-                    server.postRecv();
-                    ConnectionParameters accept = new ConnectionParameters().privateData(qpnBytes(server.qp.qpNumber()));
-                    IllegalStateException noEvent = assertThrows(IllegalStateException.class,
-                            () -> server.id.accept(accept, T));
-                    assertTrue(noEvent.getMessage().contains("startAccept"), noEvent.getMessage());
-                    server.id.startAccept(accept); // the SIDR reply, with our QP number and Q_Key
+            CmEvent request = listener.awaitConnectRequest(T);
+            assertEquals(PortSpace.UDP, request.id().portSpace());
+            assertArrayEquals(ascii("udp hello"), request.privateData(9), "the SIDR request's private data");
+            assertNull(request.addressVector(), "a UD connect request says nothing of where the client is");
+            try (UdSide server = new UdSide(request.id())) {
+                assertEquals(QueuePairState.RTS, server.qp.state(), "rdma_create_qp moves a UD QP to RTS");
+                assertEquals(Constants.RDMA_UDP_QKEY, server.qp.query().qkey(), "RDMA_PS_UDP's Q_Key");
+                server.postRecv();
+                ConnectionParameters accept = new ConnectionParameters().privateData(qpnBytes(server.qp.qpNumber()));
+                IllegalStateException noEvent = assertThrows(IllegalStateException.class,
+                        () -> server.id.accept(accept, T));
+                assertTrue(noEvent.getMessage().contains("startAccept"), noEvent.getMessage());
+                server.id.startAccept(accept); // the SIDR reply, with our QP number and Q_Key
 
-                    int r = server.awaitOne(WorkCompletionOpcode.RECV);
-                    String fromClient = "datagram from the client";
-                    assertEquals(fromClient.length() + GRH, server.wc.byteLength(r), "byte_len counts the GRH");
-                    assertEquals(fromClient, server.received(fromClient.length()));
-                    int clientQpn = server.wc.sourceQp(r);
-                    // Reply to the sender: the address handle comes from the completion and the GRH in front of it.
-                    server.ah = server.pd.createAddressHandleFromCompletion(server.wc, r,
-                            server.mr.segment().asSlice(0, GRH), server.id.port());
-                    server.send("reply from the server", server.ah, clientQpn, Constants.RDMA_UDP_QKEY);
-                    server.awaitOne(WorkCompletionOpcode.SEND);
+                int r = server.awaitOne(WorkCompletionOpcode.RECV);
+                String fromClient = "datagram from the client";
+                assertEquals(fromClient.length() + GRH, server.wc.byteLength(r), "byte_len counts the GRH");
+                assertEquals(fromClient, server.received(fromClient.length()));
+                int clientQpn = server.wc.sourceQp(r);
+                // Reply to the sender: the address handle comes from the completion and the GRH in front of it.
+                server.ah = server.pd.createAddressHandleFromCompletion(server.wc, r,
+                        server.mr.segment().asSlice(0, GRH), server.id.port());
+                server.send("reply from the server", server.ah, clientQpn, Constants.RDMA_UDP_QKEY);
+                server.awaitOne(WorkCompletionOpcode.SEND);
 
-                    assertEquals("reply from the server", clientRun.get(60, TimeUnit.SECONDS));
-                }
-            } finally {
-                listener.close();
-                pool.shutdownNow();
+                assertEquals("reply from the server", clientRun.get(60, TimeUnit.SECONDS));
             }
         }
     }

@@ -111,7 +111,7 @@ class CmWalkthroughRdmaTest {
     void serverAndClientOnTwoThreads() throws Exception {
         InetSocketAddress address;
         try (ServerSocket free = new ServerSocket(0)) {
-            address = new InetSocketAddress(CmRdmaTest.ipv4(), free.getLocalPort());
+            address = new InetSocketAddress(CmListening.ipv4(), free.getLocalPort());
         }
         ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
         ByteArrayOutputStream clientOut = new ByteArrayOutputStream();

@@ -117,12 +117,26 @@ class ConnectionMisuseRdmaTest {
             assertTrue(e.getMessage().contains("closed"), e.getMessage());
             assertThrows(IllegalStateException.class, () -> p.client.tryReceive());
             assertThrows(IllegalStateException.class, () -> p.client.progress());
-            assertThrows(IllegalStateException.class, () -> p.client.allocateRegion(64, Access.LOCAL_WRITE));
+            IllegalStateException alloc = assertThrows(IllegalStateException.class,
+                    () -> p.client.allocateRegion(64, Access.LOCAL_WRITE));
+            assertTrue(alloc.getMessage().contains("the connection to"), "names the connection: " + alloc.getMessage());
             assertThrows(IllegalStateException.class, () -> p.client.flush(T));
             assertTrue(!p.client.isOpen());
             assertEquals(ConnectionException.Reason.PEER_DISCONNECTED, assertThrows(ConnectionException.class,
                     () -> p.served.receive(T)).reason());
             assertThrows(IllegalStateException.class, () -> p.client.tryWrite(buf, 0, remote, 0, 8));
+        }
+    }
+
+    @Test
+    void closingTheServerWithItsConnectionsClosesWhatItAccepted() throws Exception {
+        try (ConnectedPair p = new ConnectedPair(new ConnectionOptions(), new ConnectionOptions())) {
+            assertEquals(java.util.List.of(p.served), p.server.openConnections());
+            p.server.closeWithConnections();
+            assertTrue(!p.served.isOpen(), "the accepted connection is closed");
+            assertTrue(p.server.openConnections().isEmpty(), "and no longer listed");
+            assertEquals(ConnectionException.Reason.PEER_DISCONNECTED, assertThrows(ConnectionException.class,
+                    () -> p.client.receive(T)).reason());
         }
     }
 

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Long form of the connection API's virtual-thread stress test (issue 34). CI runs the short form in its rdma
+# stage (carrier parallelism 1, 8 clients x 20 rounds); this runs ConnectionVirtualThreadRdmaTest with a child JVM
+# per parallelism in STRESS_PARALLELISM: a virtual-thread server and STRESS_CLIENTS virtual-thread clients first
+# wait idle (receive, receiveAsync().get, accept: each must end by its deadline, and a virtual thread sleeping 10 ms
+# in a loop must keep running), then do STRESS_ROUNDS rounds each, alternating the blocking and the future style
+# (request/response, RDMA READ, every 16th round a 64 KiB WRITE), every call with a deadline of STRESS_DEADLINE_MS.
+# It fails when a call misses its deadline (a lost wake-up), anything throws, or the sleeper starved.
+#
+# usage: [STRESS_PARALLELISM=1,2] [STRESS_CLIENTS=64] [STRESS_ROUNDS=1000] [STRESS_DEADLINE_MS=5000] scripts/connect-stress.sh
+# Runs on this host's RDMA device, else in a Soft-RoCE VM (scripts/rdma-env.sh). Builds first unless
+# STRESS_NO_BUILD is set.
+set -euo pipefail
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
+# shellcheck source=common.sh
+source "$SCRIPT_DIR/common.sh"
+find_jdk25
+cd "$ROOT"
+if [[ -z "${STRESS_NO_BUILD:-}" ]]; then
+	mvn -B -ntp -q -pl verbs-ffm -am test-compile
+fi
+exec "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- mvn -B -ntp -o surefire:test -pl verbs-ffm \
+	-Dtest=ConnectionVirtualThreadRdmaTest -Drdma.groups=rdma -Drdma.excludedGroups= \
+	-Dstress.parallelism="${STRESS_PARALLELISM:-1,2}" -Dstress.clients="${STRESS_CLIENTS:-64}" -Dstress.rounds="${STRESS_ROUNDS:-1000}" \
+	-Dstress.deadlineMillis="${STRESS_DEADLINE_MS:-5000}"
