@@ -68,6 +68,7 @@ public final class HtmlPage {
               #fbe3d6 6px, #fff 6px, #fff 12px); }
             table.heatmap td[data-status="self"] { background: #f4f4f4; }
             table.heatmap td[data-status="untested"] { color: var(--muted); }
+            ul.matrix-bad { font-size: .9rem; padding-left: 1.2rem; }
             .mark { font-weight: 700; }
             @media (max-width: 600px) {
               body { padding: .5rem; font-size: 14px; }

@@ -46,7 +46,31 @@ public final class MatrixHeatMap {
             }
             b.append("</tr>\n");
         }
-        return b.append("</table></div>\n</section>\n").toString();
+        b.append("</table></div>\n");
+        badPairs(b, m);
+        return b.append("</section>\n").toString();
+    }
+
+    /** The flagged and failed pairs as a list under the table: what the tooltips say, also in print. */
+    private static void badPairs(StringBuilder b, MatrixDocument m) {
+        StringBuilder items = new StringBuilder();
+        for (MatrixDocument.Pair p : m.pairs()) {
+            if (!p.status().equals("FLAGGED") && !p.status().equals("FAILED")) {
+                continue;
+            }
+            items.append("<li data-status=\"").append(Html.esc(p.status())).append("\">")
+                    .append(Html.esc(p.server() + " → " + p.client() + ": " + p.status().toLowerCase(Locale.ROOT)));
+            for (String flag : p.flags()) {
+                items.append("; ").append(Html.esc(flag));
+            }
+            if (p.cause() != null) {
+                items.append("; cause: ").append(Html.esc(p.cause()));
+            }
+            items.append("</li>\n");
+        }
+        if (!items.isEmpty()) {
+            b.append("<ul class=\"matrix-bad\">\n").append(items).append("</ul>\n");
+        }
     }
 
     private static void cell(StringBuilder b, String server, String client, MatrixDocument.Pair p, double best) {

@@ -49,6 +49,14 @@ class MatrixHeatMapTest {
     }
 
     @Test
+    void theBadPairsAreListedUnderTheTable() {
+        String html = MatrixHeatMap.html("m", golden());
+        assertEquals(2, PlotsInHtml.count(html.substring(html.indexOf("<ul class=\"matrix-bad\">")), "<li "));
+        assertTrue(html.contains("<li data-status=\"FAILED\">c/mlx5_0 → a/mlx5_0: failed; cause: host a (stalled)"
+                + "</li>"), html);
+    }
+
+    @Test
     void theShadeDarkensWithBandwidth() {
         assertEquals("#ffffff", MatrixHeatMap.shade(0));
         assertEquals("#0072b2", MatrixHeatMap.shade(1));
