@@ -158,7 +158,7 @@ public final class MatrixCommand implements Callable<Integer> {
             DiscoveredHosts found = o.asksHosts() ? discover(o, hosts, launch, out) : DiscoveredHosts.notAsked(hosts);
             plan = MatrixPlanner.plan(o, found);
         } catch (MatrixInputException e) {
-            err.println("matrix: " + e.getMessage());
+            err.println(ErrorHandler.line("matrix", e));
             err.flush();
             return ErrorHandler.EXIT_FAILURE;
         }

@@ -2,6 +2,7 @@ package io.rdmaffm.perftest.cluster;
 
 import io.rdmaffm.perftest.doctor.Json;
 import io.rdmaffm.perftest.json.JsonWriter;
+import io.rdmaffm.perftest.report.BuildInfo;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Writer;
@@ -16,7 +17,7 @@ import java.util.Map;
  * hosts' doctor reports for the discovery stage) the only class of the package that knows JSON.
  *
  * <pre>
- * { "schema": "rdma-ffm.matrix/1",
+ * { "schema": "rdma-ffm.matrix/1", "tool_version", "tool_commit", "tool_dirty" (the build, as in a run document),
  *   "plan":     { hosts, source, devices, mode, launcher, peer, tools, toolArgs, rounds, estimateSeconds, rules },
  *   "summary":  { railTests, ok, okOnRetest, flagged, failed, bestBwGbps, bestLatUsec, exitCode },
  *   "hosts":    [ { host, rail, device, verdict, peers, badPeers, reason } ],
@@ -84,8 +85,14 @@ public final class MatrixJson {
      * Each pair and each attempt is one compact line of the pretty document.
      */
     public static void write(Writer out, MatrixOutcome o, BufferedReader spool) throws IOException {
+        write(out, o, spool, BuildInfo.CURRENT);
+    }
+
+    /** As {@link #write(Writer, MatrixOutcome, BufferedReader)}, naming {@code build} as the tool that wrote it. */
+    public static void write(Writer out, MatrixOutcome o, BufferedReader spool, BuildInfo build) throws IOException {
         JsonWriter w = JsonWriter.pretty(out).beginObject();
         w.name("schema").value(SCHEMA);
+        build.writeJson(w);
         w.name("plan").any(plan(o.plan()));
         w.name("summary").any(summary(o));
         w.name("hosts").any(hosts(o));

@@ -65,9 +65,9 @@ public final class ToolOutput {
             if (results == null) {
                 return null;
             }
-            return bandwidth ? bw(number(results.get("BW_average")), String.valueOf(results.get("BW_unit")), doc)
-                    : lat(results.containsKey("t_typical") ? number(results.get("t_typical"))
-                            : number(results.get("t_avg")), doc);
+            return bandwidth ? bw(figure(results, "BW_average"), String.valueOf(results.get("BW_unit")), doc)
+                    : lat(results.containsKey("t_typical") ? figure(results, "t_typical") : figure(results, "t_avg"),
+                            doc);
         }
         PerftestOutputParser.Parsed p = PerftestOutputParser.parse(text(stdout));
         if (bandwidth) {
@@ -92,6 +92,17 @@ public final class ToolOutput {
 
     private static Figures lat(double usec, String json) {
         return Double.isNaN(usec) ? null : new Figures(Double.NaN, usec, json);
+    }
+
+    /**
+     * A figure of a row at full precision: its {@code exact} object's (docs/run-json.md, in the row's units), or
+     * the rounded one perftest prints where the document predates {@code exact}.
+     */
+    static double figure(Map<String, Object> row, String key) {
+        if (row.get("exact") instanceof Map<?, ?> exact && exact.get(key) instanceof Number n) {
+            return n.doubleValue();
+        }
+        return number(row.get(key));
     }
 
     private static double number(Object o) {

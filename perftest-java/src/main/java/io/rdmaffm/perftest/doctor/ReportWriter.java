@@ -2,6 +2,7 @@ package io.rdmaffm.perftest.doctor;
 
 import io.rdmaffm.perftest.exchange.Untrusted;
 import io.rdmaffm.perftest.json.JsonWriter;
+import io.rdmaffm.perftest.report.BuildInfo;
 import io.rdmaffm.verbs.topology.NetDevice;
 import io.rdmaffm.verbs.topology.PciPath;
 import io.rdmaffm.verbs.topology.RdmaPort;
@@ -133,8 +134,17 @@ public final class ReportWriter {
      * @return the JSON document described in docs/doctor.md
      */
     public static String json(DoctorReport r) {
+        return json(r, BuildInfo.CURRENT);
+    }
+
+    /**
+     * As {@link #json(DoctorReport)}, naming {@code build} as the tool that wrote it ({@code tool_version},
+     * {@code tool_commit}, {@code tool_dirty}: the run document's keys, from the same build-info resource).
+     */
+    public static String json(DoctorReport r, BuildInfo build) {
         JsonWriter w = JsonWriter.pretty().beginObject();
         w.name("schema").value(SCHEMA);
+        build.writeJson(w);
         w.name("sysfsRoot").value(r.topology().root().toString());
         w.name("devices").beginArray();
         for (SysfsRdmaDevice d : r.devices()) {

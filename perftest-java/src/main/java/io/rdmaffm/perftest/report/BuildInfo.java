@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.report;
 
+import io.rdmaffm.perftest.json.JsonWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
@@ -7,7 +8,7 @@ import java.util.Properties;
 /**
  * Which build this is: the version, the git commit it was built from and whether the tree differed from that
  * commit, written at build time by {@code scripts/build-info.sh} into {@code build.properties} beside this class.
- * {@code --version} prints it and the run documents record it, so runs from many hosts can be told apart by
+ * {@code --version} prints it and the run, doctor and matrix documents record it, so runs from many hosts can be told apart by
  * build.
  *
  * @param version the project version, or {@code "unknown"} (classes built without Maven)
@@ -41,6 +42,22 @@ public record BuildInfo(String version, String commit, Boolean dirty) {
 
     private static String known(String v) {
         return v == null || v.isBlank() || v.equals("unknown") || v.startsWith("${") ? null : v.strip();
+    }
+
+    /**
+     * Writes the keys {@code tool_version}, {@code tool_commit} and {@code tool_dirty} (null where unknown) into
+     * the object {@code w} is in: what the doctor and matrix documents say of the build, with the run document's
+     * names (there under {@code environment}).
+     */
+    public void writeJson(JsonWriter w) {
+        w.name("tool_version").value(version);
+        w.name("tool_commit").value(commit);
+        w.name("tool_dirty");
+        if (dirty == null) {
+            w.nullValue();
+        } else {
+            w.value(dirty.booleanValue());
+        }
     }
 
     /**

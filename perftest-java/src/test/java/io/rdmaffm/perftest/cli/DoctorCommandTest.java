@@ -86,8 +86,8 @@ class DoctorCommandTest {
         Run r = run("doctor", "--json", "--sysfs-root", root.toString());
         assertEquals(2, r.code());
         Map<?, ?> doc = assertInstanceOf(Map.class, Json.parse(r.out()));
-        assertEquals(List.of("schema", "sysfsRoot", "devices", "gpus", "checks", "counters", "problems", "summary"),
-                List.copyOf(doc.keySet()));
+        assertEquals(List.of("schema", "tool_version", "tool_commit", "tool_dirty", "sysfsRoot", "devices", "gpus",
+                "checks", "counters", "problems", "summary"), List.copyOf(doc.keySet()));
         assertEquals("rdma-ffm.doctor/1", doc.get("schema"));
         List<?> devices = (List<?>) doc.get("devices");
         assertEquals(2, devices.size());

@@ -60,7 +60,7 @@ class MatrixCommandTest {
         System.arraycopy(args, 0, all, 1, args.length);
         Run r = run(setup, all);
         assertEquals(2, r.code(), List.of(args) + ": " + r.err() + r.out());
-        assertEquals("matrix: " + expected + "\n", r.err(), List.of(args).toString());
+        assertEquals("matrix: error: " + expected + "\n", r.err(), List.of(args).toString());
         assertEquals("", r.out(), List.of(args).toString());
         assertTrue(r.launched().isEmpty(), List.of(args) + " launched " + r.launched());
     }
@@ -122,7 +122,7 @@ class MatrixCommandTest {
         refused("invalid --base-port 70000", "--hosts", "a,b", "--base-port", "70000");
         Path pairs = Files.writeString(dir.resolve("pairs"), "a c\n");
         String bad = run(c -> { }, "matrix", "--hosts", "a,b", "--pairs", pairs.toString()).err();
-        assertTrue(bad.startsWith("matrix: pairs file " + pairs) && bad.contains("'c'") && bad.endsWith("\n")
+        assertTrue(bad.startsWith("matrix: error: pairs file " + pairs) && bad.contains("'c'") && bad.endsWith("\n")
                 && bad.indexOf('\n') == bad.length() - 1, bad);
     }
 

@@ -1,7 +1,9 @@
 package io.rdmaffm.perftest.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rdmaffm.perftest.report.BuildInfo;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -58,11 +60,24 @@ class MatrixJsonTest {
         return b.toString();
     }
 
+    /** A fixed build, so the golden does not change with every commit. */
+    static final BuildInfo BUILD = new BuildInfo("0.1.0-SNAPSHOT", "0123456789abcdef0123456789abcdef01234567", false);
+
+    @Test
+    void theDocumentCarriesTheBuildItWasWrittenBy() throws IOException {
+        StringWriter w = new StringWriter();
+        MatrixJson.write(w, outcome(), null);
+        Map<?, ?> doc = (Map<?, ?>) io.rdmaffm.perftest.json.JsonReader.parse(w.toString());
+        assertEquals(BuildInfo.CURRENT.commit(), doc.get("tool_commit"));
+        assertEquals(BuildInfo.CURRENT.version(), doc.get("tool_version"));
+        assertTrue(doc.containsKey("tool_dirty"));
+    }
+
     @Test
     void theDocumentIsByteIdenticalToTheFirstWritersOutput() throws IOException {
         MatrixOutcome out = outcome();
         StringWriter w = new StringWriter();
-        MatrixJson.write(w, out, new BufferedReader(new StringReader(spool(out))));
+        MatrixJson.write(w, out, new BufferedReader(new StringReader(spool(out))), BUILD);
         String expected;
         try (InputStream in = getClass().getResourceAsStream(GOLDEN)) {
             expected = new String(in.readAllBytes(), StandardCharsets.UTF_8);

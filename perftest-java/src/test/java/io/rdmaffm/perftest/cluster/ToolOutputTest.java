@@ -48,6 +48,22 @@ class ToolOutputTest {
     }
 
     @Test
+    void javaFiguresAreTheExactOnesWhereTheDocumentHasThem() {
+        ToolOutput.Figures bw = ToolOutput.figures(MatrixRequest.Peer.JAVA, true, javaEnd("", "{\"results\": "
+                + "{\"BW_average\": 12.35, \"BW_unit\": \"Gb/sec\", \"exact\": {\"BW_average\": 12.3456789}}}"));
+        assertEquals(12.3456789, bw.bwGbps(), 1e-12, "not the rounded 12.35");
+        ToolOutput.Figures lat = ToolOutput.figures(MatrixRequest.Peer.JAVA, false, javaEnd("", "{\"results\": "
+                + "{\"t_typical\": 1.82, \"exact\": {\"t_typical\": 1.8249}}}"));
+        assertEquals(1.8249, lat.latUsec(), 1e-12);
+        ToolOutput.Figures avg = ToolOutput.figures(MatrixRequest.Peer.JAVA, false, javaEnd("", "{\"results\": "
+                + "{\"t_avg\": 3.5, \"exact\": {\"t_avg\": 3.4987, \"round_trips\": 10}}}"));
+        assertEquals(3.4987, avg.latUsec(), 1e-12, "duration mode");
+        ToolOutput.Figures old = ToolOutput.figures(MatrixRequest.Peer.JAVA, true, javaEnd("", "{\"results\": "
+                + "{\"BW_average\": 12.35, \"BW_unit\": \"Gb/sec\", \"exact\": null}}"));
+        assertEquals(12.35, old.bwGbps(), 1e-12, "without exact figures: the rounded one");
+    }
+
+    @Test
     void javaWithoutFiguresGivesNone() {
         assertNull(ToolOutput.figures(MatrixRequest.Peer.JAVA, true, "@rdma-matrix pid 1\n"));
         assertNull(ToolOutput.figures(MatrixRequest.Peer.JAVA, true, javaEnd("", "")));

@@ -1,13 +1,19 @@
 package io.rdmaffm.perftest.doctor;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.rdmaffm.perftest.Golden;
+import io.rdmaffm.perftest.json.JsonReader;
+import io.rdmaffm.perftest.report.BuildInfo;
 import io.rdmaffm.verbs.topology.Reading;
 import io.rdmaffm.verbs.topology.Sysfs;
 import io.rdmaffm.verbs.topology.Topology;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -45,6 +51,9 @@ class DoctorGoldenTest {
      * The text with PFC unknown, on priority 3 and off everywhere; then, with counter deltas attached, the
      * text and the JSON (PFC on priority 3).
      */
+    /** A fixed build, so the goldens do not change with every commit. */
+    static final BuildInfo BUILD = new BuildInfo("0.1.0-SNAPSHOT", "0123456789abcdef0123456789abcdef01234567", false);
+
     private static String render(Path root) {
         Topology t = Topology.read(new Sysfs(root));
         List<Function<String, Reading<List<Integer>>>> probes = List.of(nd -> Reading.unknown("not asked in tests"),
@@ -59,8 +68,18 @@ class DoctorGoldenTest {
         r = r.withCounters(new CounterDeltas(2.5, 17, List.of(new CounterDeltas.Delta(dev,
                 "1/hw_counters/out_of_sequence", 12), new CounterDeltas.Delta(dev, "1/counters/link_downed", 1)),
                 List.of(dev + "/ports/1/hw_counters/x: permission denied")));
-        b.append(ReportWriter.human(r)).append("----\n").append(ReportWriter.json(r));
+        b.append(ReportWriter.human(r)).append("----\n").append(ReportWriter.json(r, BUILD));
         return b.toString().replace(root.toString(), "<ROOT>");
+    }
+
+    @Test
+    void theJsonNamesTheBuildThatWroteIt() {
+        DoctorReport r = Doctor.examine(Topology.read(new Sysfs(build("rxe", dir.resolve("rxe-build")).root())), null,
+                nd -> Reading.of(List.of()));
+        Map<?, ?> doc = (Map<?, ?>) JsonReader.parse(ReportWriter.json(r));
+        assertEquals(BuildInfo.CURRENT.commit(), doc.get("tool_commit"));
+        assertEquals(BuildInfo.CURRENT.version(), doc.get("tool_version"));
+        assertEquals(BuildInfo.CURRENT.dirty(), doc.get("tool_dirty"));
     }
 
     @ParameterizedTest

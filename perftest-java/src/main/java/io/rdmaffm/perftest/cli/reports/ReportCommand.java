@@ -4,6 +4,8 @@ import io.rdmaffm.perftest.report.html.ReportPage;
 import io.rdmaffm.perftest.report.model.RunDocument;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -32,7 +34,8 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     @Parameters(arity = "1..*", paramLabel = "RUN.json",
-            description = "Run documents, or glob patterns such as 'runs/*.json'; plotted together, in this order.")
+            description = "Run documents, or glob patterns such as 'runs/*.json'; plotted together, in this order. "
+                    + "A matrix document (matrix --json) is drawn as a heat map.")
     List<String> runs;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "report.html",
@@ -42,25 +45,42 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--title", paramLabel = "TEXT", description = "The report's title (default: the tests' names).")
     String title;
 
+    @Option(names = "--sizes", split = ",", paramLabel = "BYTES",
+            description = "Message sizes of a sweep to show first in the percentile and time series plots, besides "
+                    + "the smallest, a middle and the largest (the others are a click away), e.g. 4096,65536.")
+    List<Long> sizes = new ArrayList<>();
+
     @Option(names = "--debug", description = "Print stack traces of unexpected errors.")
     boolean debug;
 
     @Override
     public Integer call() {
-        List<RunDocument> docs = RunFiles.read(runs);
-        if (docs.stream().allMatch(d -> d.rows().isEmpty())) {
+        RunFiles.Inputs in = RunFiles.readRunsAndMatrices(runs);
+        List<RunDocument> docs = in.runs();
+        for (Long s : sizes) {
+            if (s <= 0) {
+                throw new IllegalArgumentException("--sizes wants message sizes in bytes, got " + s);
+            }
+        }
+        if (in.matrices().isEmpty() && docs.stream().allMatch(d -> d.rows().isEmpty())) {
             // A report of no figures would be an empty page that looks like a result.
             throw new IllegalArgumentException("nothing to report: " + (docs.size() == 1 ? "the run has" : "the runs have")
                     + " no rows (a run that failed before its first row writes none)");
         }
-        String html = ReportPage.render(title, docs);
+        String html = ReportPage.render(title, docs, new LinkedHashSet<>(sizes), in.matrices());
         PrintWriter out = spec.commandLine().getOut();
         if (RunFiles.write(output, html)) {
-            out.println("report: wrote " + output + " (" + docs.size() + (docs.size() == 1 ? " run)" : " runs)"));
+            out.println("report: wrote " + output + " (" + what(docs.size(), in.matrices().size()) + ")");
         } else {
             out.print(html);
         }
         out.flush();
         return 0;
+    }
+
+    private static String what(int runs, int matrices) {
+        String r = runs + (runs == 1 ? " run" : " runs");
+        String m = matrices + (matrices == 1 ? " matrix" : " matrices");
+        return matrices == 0 ? r : runs == 0 ? m : r + ", " + m;
     }
 }

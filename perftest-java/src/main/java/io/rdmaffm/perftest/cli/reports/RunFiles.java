@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.cli.reports;
 
+import io.rdmaffm.perftest.report.model.MatrixDocument;
 import io.rdmaffm.perftest.report.model.RunDocument;
 import io.rdmaffm.perftest.report.model.RunReader;
 import java.io.IOException;
@@ -33,6 +34,33 @@ final class RunFiles {
             out.add(RunReader.read(p));
         }
         return out;
+    }
+
+    /** The files of {@code report}: run documents and matrix documents, each in argument order. */
+    record Inputs(List<RunDocument> runs, List<MatrixDocument> matrices) {
+    }
+
+    /** As {@link #read}, also taking matrix documents ({@code rdma-ffm.matrix/1}) that {@code report} draws. */
+    static Inputs readRunsAndMatrices(List<String> args) {
+        List<RunDocument> runs = new ArrayList<>();
+        List<MatrixDocument> matrices = new ArrayList<>();
+        for (Path p : expand(args)) {
+            Object parsed = Files.isRegularFile(p) ? parseOrNull(p) : null;
+            if (MatrixDocument.isMatrix(parsed)) {
+                matrices.add(MatrixDocument.of(p.toString(), parsed));
+            } else {
+                runs.add(RunReader.read(p)); // says what is wrong with a file that is neither
+            }
+        }
+        return new Inputs(runs, matrices);
+    }
+
+    private static Object parseOrNull(Path p) {
+        try {
+            return MatrixDocument.parse(p);
+        } catch (IllegalArgumentException e) {
+            return null; // RunReader gives the message
+        }
     }
 
     static List<Path> expand(List<String> args) {

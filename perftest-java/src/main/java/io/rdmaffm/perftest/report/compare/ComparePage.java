@@ -3,6 +3,7 @@ package io.rdmaffm.perftest.report.compare;
 import io.rdmaffm.perftest.report.compare.Comparison.Line;
 import io.rdmaffm.perftest.report.html.Html;
 import io.rdmaffm.perftest.report.html.HtmlPage;
+import io.rdmaffm.perftest.report.html.PlotElement;
 import io.rdmaffm.perftest.report.html.PlotRun;
 import io.rdmaffm.perftest.report.html.Provenance;
 import io.rdmaffm.perftest.report.html.RunPlots;
@@ -46,7 +47,7 @@ public final class ComparePage {
     /** As {@link #render(List, List, List)}, naming the minimum effect ({@code minEffect}, a fraction) used. */
     public static String render(List<Line> lines, List<RunDocument> a, List<RunDocument> b, double minEffect) {
         StringBuilder body = new StringBuilder();
-        List<SvgPlot> plots = new ArrayList<>();
+        List<PlotElement> plots = new ArrayList<>();
         RatioPlot.of(lines).ifPresent(plots::add);
         plots.addAll(RunPlots.all(plotRuns(a, b)));
         if (!plots.isEmpty()) {

@@ -53,6 +53,28 @@ public final class Html {
         return d.scale() < 0 ? d.setScale(0).toPlainString() : d.toPlainString();
     }
 
+    /**
+     * A latency given in microseconds, in the unit that reads best: {@code 500 ns}, {@code 2.5 µs},
+     * {@code 20 ms}, {@code 1 s}; zero as {@code 0}. Axis labels use it, so a tail of a second reads "1 s", not
+     * "1000000".
+     */
+    public static String duration(double micros) {
+        if (micros == 0) {
+            return "0";
+        }
+        double a = Math.abs(micros);
+        if (a >= 1e6) {
+            return figure(micros / 1e6) + " s";
+        }
+        if (a >= 1e3) {
+            return figure(micros / 1e3) + " ms";
+        }
+        if (a >= 1) {
+            return figure(micros) + " µs";
+        }
+        return figure(micros * 1e3) + " ns";
+    }
+
     /** A message size as perftest sweeps them: {@code 2}, {@code 512}, {@code 4K}, {@code 8M}; others in bytes. */
     public static String size(double bytes) {
         long b = (long) bytes;

@@ -24,6 +24,9 @@ public final class HtmlPage {
               gap: 1rem; }
             figure.plot { margin: 0; padding: .5rem; border: 1px solid var(--line); border-radius: 4px;
               break-inside: avoid; page-break-inside: avoid; }
+            details.more, .plot-note { grid-column: 1 / -1; }
+            details.more > summary { cursor: pointer; color: var(--muted); padding: .3rem 0; }
+            details.more > .plots { margin-top: .5rem; }
             figcaption { font-weight: 600; margin-bottom: .3rem; }
             figure.plot > svg { display: block; width: 100%; height: auto; }
             svg text { font: 12px system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
@@ -59,6 +62,13 @@ public final class HtmlPage {
             td.text, th.text { text-align: left; }
             td.wrap { white-space: normal; overflow-wrap: anywhere; min-width: 12rem; }
             tr.beyond td { background: #fff3cd; }
+            table.heatmap td.cell { text-align: center; min-width: 6.5rem; border: 1px solid var(--line); }
+            table.heatmap td[data-status="FLAGGED"] { outline: 3px solid #D55E00; outline-offset: -3px; }
+            table.heatmap td[data-status="FAILED"] { background: repeating-linear-gradient(45deg, #fbe3d6,
+              #fbe3d6 6px, #fff 6px, #fff 12px); }
+            table.heatmap td[data-status="self"] { background: #f4f4f4; }
+            table.heatmap td[data-status="untested"] { color: var(--muted); }
+            ul.matrix-bad { font-size: .9rem; padding-left: 1.2rem; }
             .mark { font-weight: 700; }
             @media (max-width: 600px) {
               body { padding: .5rem; font-size: 14px; }

@@ -5,14 +5,18 @@ import io.rdmaffm.perftest.report.model.Row;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.HdrHistogram.Histogram;
 
 /**
  * The plots of latency runs: percentile distributions from the recorded histograms, and typical / 99.9% latency
  * against message size for sweeps. Percentile plots overlay every run at one message size when the runs have
  * at most {@value #MAX_SIZE_PLOTS} sizes with a histogram; beyond that (sweeps) each run gets one plot with a
- * curve per size.
+ * curve for each of a few sizes, the rest on demand. Latency axes are labelled in ns, µs, ms or s, whichever
+ * reads best at that tick.
  */
 public final class LatencyPlots {
     /** Up to this many sizes, one percentile plot per size overlaying the runs. */
@@ -26,21 +30,25 @@ public final class LatencyPlots {
     private record Curve(PlotRun run, int runIndex, Row.Latency row, List<LatencyCurve.Point> points) {
     }
 
-    /** The percentile plots, then latency against size where it applies. */
-    public static List<SvgPlot> all(List<PlotRun> runs) {
-        List<SvgPlot> out = percentiles(runs);
+    /** The percentile plots, then latency against size where it applies; {@code named}: sizes to show first. */
+    public static List<PlotElement> all(List<PlotRun> runs, Set<Long> named) {
+        List<PlotElement> out = percentiles(runs, named);
         againstSize(runs).ifPresent(out::add);
         return out;
     }
 
-    /** One plot per size (few sizes) or per run (sweeps); empty when no row has a histogram. */
-    public static List<SvgPlot> percentiles(List<PlotRun> runs) {
+    /**
+     * One plot per size (few sizes) or per run (sweeps); empty when no row has a histogram. A sweep's plot draws
+     * the sizes {@link SizeChoice} picks; the others follow in a second plot shown on demand, so no plot holds
+     * more curves than can be told apart.
+     */
+    public static List<PlotElement> percentiles(List<PlotRun> runs, Set<Long> named) {
         List<Curve> curves = curves(runs);
         TreeMap<Long, List<Curve>> bySize = new TreeMap<>();
         for (Curve c : curves) {
             bySize.computeIfAbsent(c.row().size(), k -> new ArrayList<>()).add(c);
         }
-        List<SvgPlot> out = new ArrayList<>();
+        List<PlotElement> out = new ArrayList<>();
         if (bySize.size() <= MAX_SIZE_PLOTS) {
             bySize.forEach((size, cs) -> {
                 List<SvgPlot.Series> series = new ArrayList<>();
@@ -53,15 +61,31 @@ public final class LatencyPlots {
             return out;
         }
         for (int i = 0; i < runs.size(); i++) {
-            List<SvgPlot.Series> series = new ArrayList<>();
+            TreeSet<Long> sizes = new TreeSet<>();
             for (Curve c : curves) {
                 if (c.runIndex() == i) {
-                    series.add(series(c, Html.size(c.row().size()) + " B", series.size()));
+                    sizes.add(c.row().size());
                 }
             }
-            if (!series.isEmpty()) {
-                out.add(percentilePlot("percentiles-run" + (i + 1), "Latency percentiles by message size, "
-                        + runs.get(i).label(), series));
+            SortedSet<Long> shown = SizeChoice.shown(sizes, named);
+            List<SvgPlot.Series> first = new ArrayList<>();
+            List<SvgPlot.Series> rest = new ArrayList<>();
+            for (Curve c : curves) {
+                if (c.runIndex() == i) {
+                    List<SvgPlot.Series> into = shown.contains(c.row().size()) ? first : rest;
+                    into.add(series(c, Html.size(c.row().size()) + " B", into.size()));
+                }
+            }
+            if (first.isEmpty()) {
+                continue;
+            }
+            String label = runs.get(i).label();
+            out.add(percentilePlot("percentiles-run" + (i + 1), "Latency percentiles, " + label + ": "
+                    + (rest.isEmpty() ? "every size" : first.size() + " of " + sizes.size() + " sizes"), first));
+            if (!rest.isEmpty()) {
+                out.add(new OnDemand("percentiles-run" + (i + 1) + "-more", "Latency percentiles of " + label
+                        + ": the other " + rest.size() + " sizes", List.of(percentilePlot("percentiles-run" + (i + 1)
+                        + "-more", "Latency percentiles, " + label + ": the other " + rest.size() + " sizes", rest))));
             }
         }
         return out;
@@ -97,7 +121,7 @@ public final class LatencyPlots {
     }
 
     private static SvgPlot percentilePlot(String id, String title, List<SvgPlot.Series> series) {
-        return new SvgPlot(id, title, "percentile (axis 1/(1−p))", "latency (µs)", Scale.percentiles(),
+        return new SvgPlot(id, title, "percentile (axis 1/(1−p))", "latency", Scale.percentiles(),
                 latencyAxis(series), series, List.of());
     }
 
@@ -106,9 +130,9 @@ public final class LatencyPlots {
         double max = RunPlots.maxY(series);
         double min = RunPlots.minPositiveY(series);
         if (min != Double.MAX_VALUE && max / min > LOG_RATIO) {
-            return Scale.log10(min, max, Html::figure);
+            return Scale.log10(min, max, Html::duration);
         }
-        return Scale.linearFromZero(max * 1.04, Html::figure);
+        return Scale.linearFromZero(max * 1.04, Html::duration);
     }
 
     /**
@@ -147,7 +171,7 @@ public final class LatencyPlots {
             return Optional.empty();
         }
         return Optional.of(new SvgPlot("latency-size", "Latency against message size (typical and 99.9%)",
-                "message size (bytes, log2)", "latency (µs)", RunPlots.sizeAxis(series), latencyAxis(series), series,
+                "message size (bytes, log2)", "latency", RunPlots.sizeAxis(series), latencyAxis(series), series,
                 List.of()));
     }
 

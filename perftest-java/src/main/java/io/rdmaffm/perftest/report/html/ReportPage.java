@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.report.html;
 
+import io.rdmaffm.perftest.report.model.MatrixDocument;
 import io.rdmaffm.perftest.report.model.RunDocument;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -45,11 +46,43 @@ public final class ReportPage {
      * @return the HTML document
      */
     public static String render(String title, List<RunDocument> runs) {
-        if (runs.isEmpty()) {
+        return render(title, runs, Set.of());
+    }
+
+    /**
+     * As {@link #render(String, List)}, with the sizes of a sweep to show first ({@code report --sizes}).
+     *
+     * @param named message sizes whose percentile curves and time series are drawn at first (besides the smallest,
+     *        a middle and the largest size); the others are on demand
+     */
+    public static String render(String title, List<RunDocument> runs, Set<Long> named) {
+        return render(title, runs, named, List.of());
+    }
+
+    /**
+     * As {@link #render(String, List, Set)}, with matrix documents drawn as heat maps before the runs.
+     *
+     * @param matrices matrix documents ({@code rdma-ffm matrix --json}); runs may be empty when there is one
+     */
+    public static String render(String title, List<RunDocument> runs, Set<Long> named,
+            List<MatrixDocument> matrices) {
+        if (runs.isEmpty() && matrices.isEmpty()) {
             throw new IllegalArgumentException("no runs to report");
         }
+        StringBuilder matrixPart = new StringBuilder();
+        if (!matrices.isEmpty()) {
+            matrixPart.append("<h2 id=\"matrices\">Matrix</h2>\n");
+            for (int i = 0; i < matrices.size(); i++) {
+                matrixPart.append(MatrixHeatMap.html("matrix-" + (i + 1), matrices.get(i)));
+            }
+        }
+        if (runs.isEmpty()) {
+            return HtmlPage.page(title == null ? "rdma-perftest report: matrix" : title, matrices.size()
+                    + (matrices.size() == 1 ? " matrix" : " matrices") + ". Bandwidth in Gb/s (10<sup>9</sup> "
+                    + "bit/s). Made by <code>rdma-perftest report</code>.", matrixPart.toString());
+        }
         List<PlotRun> labelled = label(runs);
-        List<SvgPlot> plots = RunPlots.all(labelled);
+        List<PlotElement> plots = RunPlots.all(labelled, named);
         StringBuilder body = new StringBuilder();
         body.append("<nav>\n<ul>\n");
         if (!plots.isEmpty()) {
@@ -59,10 +92,10 @@ public final class ReportPage {
             body.append("<li><a href=\"#run-").append(i + 1).append("\">").append(Html.esc(labelled.get(i).label()))
                     .append("</a> — ").append(Html.esc(runs.get(i).testName())).append("</li>\n");
         }
-        body.append("</ul>\n</nav>\n");
+        body.append("</ul>\n</nav>\n").append(matrixPart);
         if (!plots.isEmpty()) {
             body.append("<h2 id=\"plots\">Plots</h2>\n<div class=\"plots\">\n");
-            for (SvgPlot p : plots) {
+            for (PlotElement p : plots) {
                 body.append(p.render());
             }
             body.append("</div>\n");
@@ -79,7 +112,7 @@ public final class ReportPage {
         body.append("</div>\n");
         String lead = runs.size() + (runs.size() == 1 ? " run" : " runs")
                 + ". Bandwidth is plotted in Gb/s (10<sup>9</sup> bit/s; perftest's MB is 2<sup>20</sup> bytes); "
-                + "latency in µs. Made by <code>rdma-perftest report</code>.";
+                + "latency in ns, µs, ms or s as each axis label says. Made by <code>rdma-perftest report</code>.";
         return HtmlPage.page(title == null ? defaultTitle(runs) : title, lead, body.toString());
     }
 }

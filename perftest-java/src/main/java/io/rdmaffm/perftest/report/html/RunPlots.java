@@ -2,11 +2,14 @@ package io.rdmaffm.perftest.report.html;
 
 import io.rdmaffm.perftest.report.model.DeviceInfo;
 import io.rdmaffm.perftest.report.model.Row;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -17,14 +20,48 @@ public final class RunPlots {
     private RunPlots() {
     }
 
+    /** A bandwidth curve whose top is below this fraction of its ceiling gets a second view scaled to the data. */
+    public static final double SCALED_VIEW_BELOW = 0.25;
+
     /** Every plot for these runs: bandwidth and message rate, then latency ({@link LatencyPlots}). */
-    public static List<SvgPlot> all(List<PlotRun> runs) {
-        List<SvgPlot> out = new ArrayList<>();
+    public static List<PlotElement> all(List<PlotRun> runs) {
+        return all(runs, Set.of());
+    }
+
+    /** As {@link #all(List)}, showing first the sizes of a sweep the user named (and a few of the others). */
+    public static List<PlotElement> all(List<PlotRun> runs, Set<Long> named) {
+        List<PlotElement> out = new ArrayList<>();
         bandwidth(runs).ifPresent(out::add);
+        bandwidthScaled(runs).ifPresent(out::add);
         messageRate(runs).ifPresent(out::add);
-        out.addAll(LatencyPlots.all(runs));
-        out.addAll(TimeSeriesPlots.all(runs));
+        out.addAll(LatencyPlots.all(runs, named));
+        out.addAll(TimeSeriesPlots.all(runs, named));
         return out;
+    }
+
+    /**
+     * The bandwidth plot again, scaled to the data, where the highest point is below {@link #SCALED_VIEW_BELOW}
+     * of the highest ceiling (0.6 Gb/s under a 10 Gb/s port on Soft-RoCE): on the ceiling's scale the curves lie
+     * flat on the axis. The ceilings are off this scale; the caption names them.
+     */
+    public static Optional<SvgPlot> bandwidthScaled(List<PlotRun> runs) {
+        List<SvgPlot.Series> series = bySize(runs, r -> r.gbps(r.bwAverage()), "Gb/s");
+        List<SvgPlot.Reference> refs = references(runs);
+        double top = maxY(series);
+        SvgPlot.Reference ceiling = null;
+        for (SvgPlot.Reference r : refs) {
+            if (ceiling == null || r.y() > ceiling.y()) {
+                ceiling = r;
+            }
+        }
+        if (series.isEmpty() || ceiling == null || !(top > 0) || top >= ceiling.y() * SCALED_VIEW_BELOW) {
+            return Optional.empty();
+        }
+        double shown = new BigDecimal(top).round(new MathContext(3)).doubleValue();
+        return Optional.of(new SvgPlot("bandwidth-scaled", "Bandwidth scaled to the data: at most " + Html.figure(shown)
+                + " Gb/s, " + Html.figure(Math.round(top / ceiling.y() * 1000) / 10.0) + "% of the " + ceiling.label()
+                + " (off this scale)", "message size (bytes, log2)", "bandwidth (Gb/s)", sizeAxis(series),
+                Scale.linearFromZero(top * 1.04, Html::figure), series, List.of()));
     }
 
     /** BW_average in Gb/s against size, with the port rate and PCIe model lines; empty without bandwidth rows. */

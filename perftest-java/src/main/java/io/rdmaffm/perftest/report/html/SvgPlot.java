@@ -11,7 +11,7 @@ import java.util.List;
  * {@code data-x-scale}, {@code data-y-scale} and {@code data-series-count}, so tests and scripts can read what
  * was drawn without parsing geometry.
  */
-public final class SvgPlot {
+public final class SvgPlot implements PlotElement {
     /** Okabe-Ito colours: distinguishable with the common colour-vision deficiencies, and in grey print. */
     static final String[] COLOURS = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
     /** Styles {@code s} and {@code s + COLOUR_COUNT} share a colour and differ in dash pattern. */
@@ -92,6 +92,7 @@ public final class SvgPlot {
     }
 
     /** @return the {@code <figure>} element */
+    @Override
     public String render() {
         StringBuilder b = new StringBuilder(4096);
         b.append("<figure class=\"plot\" data-plot=\"").append(Html.esc(id)).append("\">\n");

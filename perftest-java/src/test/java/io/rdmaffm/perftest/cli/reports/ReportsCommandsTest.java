@@ -57,6 +57,28 @@ class ReportsCommandsTest {
     }
 
     @Test
+    void reportDrawsAMatrixDocumentAsAHeatMap(@TempDir Path dir) throws IOException {
+        Path golden = Path.of("src/test/resources/cluster/matrix-golden.json");
+        Path html = dir.resolve("m.html");
+        Result r = run(new ReportCommand(), golden.toString(), "-o", html.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("report: wrote " + html + " (1 matrix)\n", r.out());
+        String text = Files.readString(html);
+        assertTrue(text.contains("<table class=\"heatmap\" data-n=\"3\">"), text);
+        // with runs, the matrix comes first and the runs follow
+        Result both = run(new ReportCommand(), golden.toString(), fixture("bw_sweep_ib.json"), "-o", "-");
+        assertEquals(0, both.exit(), both.err());
+        assertTrue(both.out().indexOf("class=\"heatmap\"") < both.out().indexOf("data-plot=\"bandwidth\""));
+    }
+
+    @Test
+    void reportRefusesASizeOfZero() {
+        Result r = run(new ReportCommand(), fixture("send_lat_ib.json"), "--sizes", "0", "-o", "-");
+        assertEquals(2, r.exit());
+        assertEquals("report: error: --sizes wants message sizes in bytes, got 0\n", r.err());
+    }
+
+    @Test
     void reportToStandardOutputAndFromAGlob() {
         String glob = ReportFixtures.file("bw_sweep_ib.json").getParent().resolve("bw_sweep_*_2.json").toString();
         Result r = run(new ReportCommand(), glob, "-o", "-");

@@ -52,7 +52,8 @@ class ReportBrowserTest {
                   series.push({label: g.dataset.series, points: Number(g.dataset.points),
                     circles: g.querySelectorAll('circle').length, lineWidth: line.width, legend: legend});
                 }
-                plots.push({id: f.dataset.plot, width: box.width, height: box.height, series: series});
+                plots.push({id: f.dataset.plot, width: box.width, height: box.height, series: series,
+                  collapsed: f.closest('details:not([open])') !== null, visible: f.checkVisibility()});
               }
               const pre = document.createElement('pre');
               pre.id = 'probe';
@@ -126,6 +127,20 @@ class ReportBrowserTest {
     }
 
     @Test
+    void aSweepShowsThreeCurvesAndKeepsTheRestClosedAndTheRxeSweepNoFlatTimeSeries() throws Exception {
+        RunDocument sweep = io.rdmaffm.perftest.report.model.RunReader.parse(
+                ReportFixtures.latencySweep("Send_Latency_Test", 23, 100), "sweep.json");
+        Map<String, Map<String, Integer>> got = drawn(probe(ReportPage.render(null, List.of(sweep,
+                ReportFixtures.read("rxe_write_bw_sweep.json"))), "sweeps", 1280));
+        assertEquals(Map.of("2 B", 21, "4K B", 21, "8M B", 21), got.get("percentiles-run1"),
+                "the smallest, a middle and the largest size, 21 points each (100 samples)");
+        assertEquals(Map.of("series", 20), got.get("percentiles-run1-more (collapsed)"));
+        assertTrue(got.containsKey("bandwidth-scaled"));
+        assertTrue(got.keySet().stream().noneMatch(k -> k.startsWith("timeseries-2-")),
+                "no time series of the rxe sweep: " + got.keySet());
+    }
+
+    @Test
     void theComparePageLoadsCleanlyWithBothSidesOnOnePlot() throws Exception {
         List<RunDocument> a = ReportFixtures.readAll("bw_sweep_ib.json", "bw_sweep_ib_2.json");
         List<RunDocument> b = ReportFixtures.readAll("bw_sweep_roce.json", "bw_sweep_roce_2.json");
@@ -181,7 +196,14 @@ class ReportBrowserTest {
         for (Object o : (List<?>) probe.get("plots")) {
             Map<?, ?> plot = (Map<?, ?>) o;
             String id = (String) plot.get("id");
+            if (Boolean.TRUE.equals(plot.get("collapsed"))) {
+                // inside a closed <details>: not laid out until opened
+                assertEquals(Boolean.FALSE, plot.get("visible"), id + " is hidden until asked for");
+                got.put(id + " (collapsed)", Map.of("series", ((List<?>) plot.get("series")).size()));
+                continue;
+            }
             double w = (Double) plot.get("width");
+            assertEquals(Boolean.TRUE, plot.get("visible"), id + " is shown");
             assertTrue(w > 200 && w <= width, id + " is " + w + " px wide in a " + width + " px viewport");
             assertTrue((Double) plot.get("height") > 100, id + " height");
             Map<String, Integer> series = new LinkedHashMap<>();

@@ -81,11 +81,16 @@ class ReportPageTest {
     @Test
     void aLatencySweepGetsAPlotPerRunAndLatencyAgainstSize() {
         RunDocument sweep = RunReader.parse(ReportFixtures.latencySweep("Send_Latency_Test", 5, 100), "sweep.json");
-        Map<String, PlotsInHtml.PlotInfo> p = plots(ReportPage.render(null, List.of(sweep)));
-        assertEquals(List.of("percentiles-run1", "latency-size"), List.copyOf(p.keySet()));
+        String html = ReportPage.render(null, List.of(sweep));
+        Map<String, PlotsInHtml.PlotInfo> p = plots(html);
+        assertEquals(List.of("percentiles-run1", "percentiles-run1-more", "latency-size"), List.copyOf(p.keySet()));
         PlotsInHtml.PlotInfo run = p.get("percentiles-run1");
-        assertEquals(List.of("2 B", "4 B", "8 B", "16 B", "32 B"),
-                run.series().stream().map(PlotsInHtml.SeriesInfo::label).toList());
+        assertEquals(List.of("2 B", "8 B", "32 B"), run.series().stream().map(PlotsInHtml.SeriesInfo::label).toList(),
+                "the smallest, the middle and the largest size first");
+        assertEquals(List.of("4 B", "16 B"), p.get("percentiles-run1-more").series().stream()
+                .map(PlotsInHtml.SeriesInfo::label).toList());
+        assertTrue(html.contains("<details class=\"more\" data-more=\"percentiles-run1-more\" data-plots=\"1\">\n"
+                + "<summary>Latency percentiles of sweep: the other 2 sizes</summary>"), "the rest is collapsed");
         assertEquals(21, run.series("32 B").dataPoints(), "100 samples: 10^0 .. 10^1.9 and the max");
         PlotsInHtml.PlotInfo size = p.get("latency-size");
         assertEquals("log2", size.xScale());

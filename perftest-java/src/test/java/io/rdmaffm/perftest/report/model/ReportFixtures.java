@@ -12,7 +12,8 @@ import org.HdrHistogram.Histogram;
  * The hand-written run documents under {@code report-fixtures/} (docs/run-json.md), and builders for documents
  * a test needs beyond them. Schema 1: two repeats each of an {@code -a} write_bw sweep on an InfiniBand port
  * ({@code bw_sweep_ib*.json}, mlx5_0) and a RoCE port ({@code bw_sweep_roce*.json}, mlx5_2), send_lat runs with
- * histograms and time series on both, a duration-mode read_lat on rxe0. {@code v0/}: files exactly as the tools
+ * histograms and time series on both, a duration-mode read_lat on rxe0, and a real Soft-RoCE write_bw -a -n 40
+ * sweep ({@code rxe_write_bw_sweep.json}, scripts/report-screenshot.sh). {@code v0/}: files exactly as the tools
  * wrote them before the schema existed.
  */
 public final class ReportFixtures {
@@ -20,6 +21,15 @@ public final class ReportFixtures {
     public static final int SWEEP_ROWS = 23;
 
     private ReportFixtures() {
+    }
+
+    /** @return the fixture's text */
+    public static String text(String name) {
+        try {
+            return java.nio.file.Files.readString(file(name));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** @return the fixture's path */
