@@ -18,6 +18,10 @@ public enum CheckId {
     ROCE_LOSSLESS("roce-lossless"),
     /** Port state and rate. */
     PORT_STATE("port-state"),
+    /** Which GPUDirect RDMA path (peer memory, dma-buf) the host's driver and kernel allow. */
+    GPUDIRECT_DRIVER("gpudirect-driver"),
+    /** Per GPU↔NIC pair: PCIe distance, ACS redirection, IOMMU translation. */
+    GPUDIRECT_PATH("gpudirect-path"),
     /** Fabric guidance from GPU model and NIC speed; advice only, never a FAIL. */
     FABRIC_ADVICE("fabric-advice");
 
