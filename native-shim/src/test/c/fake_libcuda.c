@@ -14,6 +14,7 @@
  * A dma-buf export is a memfd of the range's size: a real fd a registration can be tried with (rxe refuses it).
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +41,14 @@ static struct {
 	int initialized, devices, driver, dmabuf;
 	uint64_t memory;
 	uint64_t used[MAX_DEVICES];
-	int current; /* device of the current context, -1 none */
 	int retained[MAX_DEVICES];
 	struct { uintptr_t ptr; size_t size; int device; } allocs[MAX_ALLOCS];
-} st = { .current = -1 };
+} st;
+
+/* The current context is per thread, as the driver's is: a binding must set it on the thread that calls. */
+static __thread int current = -1;
+/* Two peers in one test JVM allocate concurrently. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static long env_or(const char *name, long fallback)
 {
@@ -139,16 +144,15 @@ static CUresult cu_primary_ctx_retain(void **ctx, int dev)
 {
 	if (dev < 0 || dev >= st.devices)
 		return INVALID_DEVICE;
-	st.retained[dev]++;
+	__atomic_add_fetch(&st.retained[dev], 1, __ATOMIC_SEQ_CST);
 	*ctx = (void *)(uintptr_t)(0x1000 + dev);
 	return SUCCESS;
 }
 
 static CUresult cu_primary_ctx_release(int dev)
 {
-	if (dev < 0 || dev >= st.devices || st.retained[dev] == 0)
+	if (dev < 0 || dev >= st.devices || __atomic_sub_fetch(&st.retained[dev], 1, __ATOMIC_SEQ_CST) < 0)
 		return INVALID_CONTEXT;
-	st.retained[dev]--;
 	return SUCCESS;
 }
 
@@ -156,28 +160,39 @@ static CUresult cu_ctx_set_current(void *ctx)
 {
 	uintptr_t c = (uintptr_t)ctx;
 	if (c == 0) {
-		st.current = -1;
+		current = -1;
 		return SUCCESS;
 	}
 	if (c < 0x1000 || c >= 0x1000 + (uintptr_t)st.devices || st.retained[c - 0x1000] == 0)
 		return INVALID_CONTEXT;
-	st.current = (int)(c - 0x1000);
+	current = (int)(c - 0x1000);
 	return SUCCESS;
 }
 
 static CUresult cu_ctx_synchronize(void)
 {
-	return st.current < 0 ? INVALID_CONTEXT : SUCCESS;
+	return current < 0 ? INVALID_CONTEXT : SUCCESS;
 }
+
+static CUresult cu_mem_alloc_locked(uintptr_t *dptr, size_t size);
 
 static CUresult cu_mem_alloc(uintptr_t *dptr, size_t size)
 {
+	CUresult rc;
+	pthread_mutex_lock(&lock);
+	rc = cu_mem_alloc_locked(dptr, size);
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
+static CUresult cu_mem_alloc_locked(uintptr_t *dptr, size_t size)
+{
 	void *p;
-	if (st.current < 0)
+	if (current < 0)
 		return INVALID_CONTEXT;
 	if (size == 0)
 		return INVALID_VALUE;
-	if (size > st.memory - st.used[st.current])
+	if (size > st.memory - st.used[current])
 		return OUT_OF_MEMORY;
 	for (int i = 0; i < MAX_ALLOCS; i++)
 		if (st.allocs[i].ptr == 0) {
@@ -186,8 +201,8 @@ static CUresult cu_mem_alloc(uintptr_t *dptr, size_t size)
 			memset(p, 0, size);
 			st.allocs[i].ptr = (uintptr_t)p;
 			st.allocs[i].size = size;
-			st.allocs[i].device = st.current;
-			st.used[st.current] += size;
+			st.allocs[i].device = current;
+			st.used[current] += size;
 			*dptr = (uintptr_t)p;
 			return SUCCESS;
 		}
@@ -197,6 +212,7 @@ static CUresult cu_mem_alloc(uintptr_t *dptr, size_t size)
 /* The allocation holding [ptr, ptr + size), or -1. */
 static int find(uintptr_t ptr, size_t size)
 {
+	/* reads race only with a free of the same range, which the binding never does during a copy */
 	for (int i = 0; i < MAX_ALLOCS; i++)
 		if (st.allocs[i].ptr && ptr >= st.allocs[i].ptr && size <= st.allocs[i].size
 				&& ptr - st.allocs[i].ptr <= st.allocs[i].size - size)
@@ -206,12 +222,17 @@ static int find(uintptr_t ptr, size_t size)
 
 static CUresult cu_mem_free(uintptr_t dptr)
 {
-	int i = find(dptr, 0);
-	if (i < 0 || st.allocs[i].ptr != dptr)
+	int i;
+	pthread_mutex_lock(&lock);
+	i = find(dptr, 0);
+	if (i < 0 || st.allocs[i].ptr != dptr) {
+		pthread_mutex_unlock(&lock);
 		return INVALID_VALUE;
+	}
 	st.used[st.allocs[i].device] -= st.allocs[i].size;
 	free((void *)dptr);
 	st.allocs[i].ptr = 0;
+	pthread_mutex_unlock(&lock);
 	return SUCCESS;
 }
 

@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.params;
 
+import io.rdmaffm.perftest.engine.memory.MemoryChoice;
 import io.rdmaffm.perftest.vocab.BwUnit;
 import io.rdmaffm.perftest.vocab.Connection;
 import io.rdmaffm.perftest.vocab.Role;
@@ -65,7 +66,7 @@ public final class ParameterRules {
         RunParameters.Workload workload = new RunParameters.Workload(size, o.all, iterations, duration[0],
                 duration[1], qps, bidirectional, tx, rx, cqMod, postList, inline, outs, o.events, cas, o.noPeak);
         return new RunParameters(tool, o.server == null ? Role.SERVER : Role.CLIENT, endpoint, workload, output(tool, o),
-                limits(o));
+                limits(o), MemoryChoice.HOST);
     }
 
     /** Connection, ports and GID; the connection type and the rdma_cm flags are filled in later. */

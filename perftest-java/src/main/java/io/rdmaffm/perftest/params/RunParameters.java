@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.params;
 
+import io.rdmaffm.perftest.engine.memory.MemoryChoice;
 import io.rdmaffm.perftest.vocab.BwUnit;
 import io.rdmaffm.perftest.vocab.Connection;
 import io.rdmaffm.perftest.vocab.Role;
@@ -21,9 +22,10 @@ import java.util.Map;
  * @param workload what is measured
  * @param output   how results are shown and kept
  * @param limits   time limits and the warm-up
+ * @param memory   where the buffer lives: host memory, or a GPU's ({@code --use_cuda})
  */
 public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload workload, Output output,
-        Limits limits) {
+        Limits limits, MemoryChoice memory) {
 
     /**
      * @param server         the server's host (client only), else null
@@ -106,7 +108,7 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
         Endpoint e = endpoint;
         return new RunParameters(tool, role, new Endpoint(e.server, device, e.ibPort, e.gidIndex, e.tcpPort,
                 e.connection, e.rdmaCm, e.rdmaCmExchange, e.mtuBytes, e.qpTimeout, e.serviceLevel), workload, output,
-                limits);
+                limits, memory);
     }
 
     /** Every parameter as --out_json lists it. */
