@@ -71,6 +71,15 @@ final class CudaRunBuffer implements RunBuffer {
         }
     }
 
+    static void preflight(MemoryChoice choice) {
+        try {
+            Cuda cuda = Cuda.open();
+            (choice.gpuBusId() != null ? cuda.device(choice.gpuBusId()) : cuda.device(choice.gpuIndex())).close();
+        } catch (CudaException e) {
+            throw new InvalidParameterException(e.getMessage());
+        }
+    }
+
     private static MemoryRegion registerPeer(ProtectionDomain pd, CudaBuffer buf, int access, CudaDevice gpu) {
         try {
             return pd.registerMemory(buf.segment(), access);

@@ -29,6 +29,19 @@ public interface RunBuffer extends AutoCloseable {
     void close();
 
     /**
+     * Before the run meets its peer: the GPU {@code choice} names can be had (the driver loads, the GPU exists),
+     * so such a set-up failure is one line and exit 2 at once, not after a peer has connected. Nothing for host
+     * memory.
+     *
+     * @throws io.rdmaffm.perftest.params.InvalidParameterException no libcuda, driver too old, no such GPU
+     */
+    static void preflight(MemoryChoice choice) {
+        if (choice.cuda()) {
+            CudaRunBuffer.preflight(choice);
+        }
+    }
+
+    /**
      * Allocates and registers {@code bytes} where {@code choice} says; {@code notes} receives the lines a user
      * should see (a fallback from dma-buf to peer memory).
      *

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code --use_cuda}, {@code --use_cuda_bus_id}, {@code --use_cuda_dmabuf}: what they parse to, every refusal
- * as one line with exit 2, and the set-up failures the GPU side can have (no libcuda, no such GPU, a size the
+ * as one line (the command line's exit 2 is ToolCommandLineTest's), and the set-up failures the GPU side can have (no libcuda, no such GPU, a size the
  * GPU cannot hold), which come before anything is registered, against the stand-in libcuda.
  */
 class GpuMemoryFlagsTest {
