@@ -6,5 +6,6 @@ module io.rdmaffm.verbs {
     exports io.rdmaffm.verbs;
     exports io.rdmaffm.verbs.cm;
     exports io.rdmaffm.verbs.connect;
+    exports io.rdmaffm.verbs.cuda;
     exports io.rdmaffm.verbs.topology;
 }

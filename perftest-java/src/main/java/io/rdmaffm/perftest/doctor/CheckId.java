@@ -20,6 +20,10 @@ public enum CheckId {
     PORT_STATE("port-state"),
     /** Whether there is anything to check: no RDMA device (or none listable) is a FAIL, not a pass. */
     RDMA_DEVICES("rdma-devices"),
+    /** Which GPUDirect RDMA path (peer memory, dma-buf) the host's driver and kernel allow. */
+    GPUDIRECT_DRIVER("gpudirect-driver"),
+    /** Per GPU↔NIC pair: PCIe distance, ACS redirection, IOMMU translation. */
+    GPUDIRECT_PATH("gpudirect-path"),
     /** Fabric guidance from GPU model and NIC speed; advice only, never a FAIL. */
     FABRIC_ADVICE("fabric-advice");
 

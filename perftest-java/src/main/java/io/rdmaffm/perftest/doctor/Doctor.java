@@ -4,6 +4,7 @@ import io.rdmaffm.verbs.topology.PciFunction;
 import io.rdmaffm.verbs.topology.PciPath;
 import io.rdmaffm.verbs.topology.RdmaPort;
 import io.rdmaffm.verbs.topology.SysfsRdmaDevice;
+import io.rdmaffm.verbs.topology.Sysfs;
 import io.rdmaffm.verbs.topology.Topology;
 
 import java.util.ArrayList;
@@ -76,8 +77,13 @@ public final class Doctor {
                             + "or --allow-no-devices on a host that has none)", Numbers.NONE);
         }
         List<GpuChoice> gpus = gpuChoices();
-        List<Check<SysfsRdmaDevice>> deviceChecks = List.of(new PcieBandwidthCheck(topo), new PcieDowntrainedCheck(),
-                new NumaCheck(topo), new GpuNicAffinityCheck(topo, gpus));
+        List<Check<SysfsRdmaDevice>> deviceChecks = new ArrayList<>(List.of(new PcieBandwidthCheck(topo),
+                new PcieDowntrainedCheck(), new NumaCheck(topo), new GpuNicAffinityCheck(topo, gpus)));
+        // GPUDirect: only where there is an NVIDIA GPU to reach.
+        GpuDirectHost gpuDirect = topo.gpus().isEmpty() ? null : GpuDirectHost.read(new Sysfs(topo.root()));
+        if (gpuDirect != null) {
+            deviceChecks.add(new GpuDirectPathCheck(topo, new Sysfs(topo.root()), gpuDirect, gpus));
+        }
         List<Check<DevicePort>> portChecks = List.of(new PortStateCheck(topo), new RoceGidCheck(topo),
                 new RoceMtuCheck(topo), new RoceLosslessCheck(topo, pfc));
         List<CheckResult> results = new ArrayList<>();
@@ -94,6 +100,9 @@ public final class Doctor {
                     results.add(c.examine(dp));
                 }
             }
+        }
+        if (gpuDirect != null) {
+            results.add(new GpuDirectDriverCheck(gpuDirect).examine(topo));
         }
         if (nothingToCheck != null) {
             results.add(nothingToCheck);

@@ -3,6 +3,7 @@ package io.rdmaffm.perftest.engine;
 import io.rdmaffm.perftest.exchange.PingPongDest;
 import io.rdmaffm.perftest.exchange.SysData;
 import io.rdmaffm.perftest.jvm.WindowRecorder;
+import io.rdmaffm.perftest.engine.memory.RunBuffer;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.vocab.BwReport;
@@ -50,6 +51,7 @@ public final class PerftestEngine implements AutoCloseable {
     private CompletionQueue sendCq;
     private CompletionQueue recvCq;
     private MemoryRegion mr;
+    private RunBuffer buffer;
     private long slot;
     private QueuePair[] qps;
     private PingPongDest[] local;
@@ -183,7 +185,10 @@ public final class PerftestEngine implements AutoCloseable {
         recvCq = verb == Verb.SEND ? res.add(c.createCompletionQueue(Math.max(1, plan.rxDepth() * numQps), channel, 0))
                 : sendCq;
         int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
-        mr = res.add(pd.allocateRegion(2 * numQps * slot, access));
+        // Host memory, or GPU memory with --use_cuda (a dma-buf fallback is said on stderr: stdout is perftest's).
+        buffer = res.add(RunBuffer.allocate(p.memory(), pd, 2 * numQps * slot, access,
+                note -> System.err.println(p.tool().perftestName() + ": " + note)));
+        mr = buffer.region();
     }
 
     private QueuePairInit queuePairInit() {
@@ -213,7 +218,7 @@ public final class PerftestEngine implements AutoCloseable {
             local[i] = new PingPongDest(dev.lid(), plan.outReads(), qps[i].qpNumber(), psn, mr.rkey(),
                     mr.address() + (numQps + i) * slot, gid, 0);
         }
-        verifier = new Verifier(p, mr.segment(), slot);
+        verifier = new Verifier(p, buffer, slot);
         if (p.output().verify()) {
             verifier.fill(plan.largestSize());
         }

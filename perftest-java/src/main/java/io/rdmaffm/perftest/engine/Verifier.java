@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.engine;
 
+import io.rdmaffm.perftest.engine.memory.RunBuffer;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.vocab.BwReport;
@@ -16,17 +17,20 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * {@code --verify}: sources carry the {@link Pattern}, targets start zeroed; after a run each side checks
  * what arrived in its buffer. The buffer holds one slot per QP for sending (QP order), then one per QP for
- * receiving.
+ * receiving. The pattern is written to and checked in the buffer's host view: GPU memory is copied in after the
+ * fill and out before each check ({@link RunBuffer}).
  */
 final class Verifier {
     private final RunParameters p;
+    private final RunBuffer mem;
     private final MemorySegment buf;
     private final long slot;
     private final int qps;
 
-    Verifier(RunParameters p, MemorySegment buf, long slot) {
+    Verifier(RunParameters p, RunBuffer mem, long slot) {
         this.p = p;
-        this.buf = buf;
+        this.mem = mem;
+        this.buf = mem.hostView();
         this.slot = slot;
         this.qps = p.workload().numQps();
     }
@@ -39,6 +43,7 @@ final class Verifier {
                 Pattern.fill(buf, (qps + i) * slot, largest);
             }
         }
+        mem.pushToDevice();
     }
 
     /** Messages received (send tools), on the sides that receive. */
@@ -47,6 +52,7 @@ final class Verifier {
         if (!p.output().verify() || !receives) {
             return Verification.none();
         }
+        mem.pullFromDevice();
         long grh = p.endpoint().connection() == Connection.UD ? RunPlan.GRH_BYTES : 0;
         List<Mismatch> found = new ArrayList<>();
         for (int i = 0; i < qps; i++) {
@@ -60,6 +66,7 @@ final class Verifier {
         if (!p.output().verify() || size <= 1) {
             return Verification.none();
         }
+        mem.pullFromDevice();
         List<Mismatch> found = new ArrayList<>();
         check(found, "RDMA write target", qps * slot, size - 1);
         return new Verification(true, found);
@@ -70,6 +77,7 @@ final class Verifier {
         if (!p.output().verify() || !p.isClient()) {
             return Verification.none();
         }
+        mem.pullFromDevice();
         List<Mismatch> found = new ArrayList<>();
         for (int i = 0; i < qps; i++) {
             check(found, "RDMA read destination of QP " + i, i * slot, p.verb() == Verb.ATOMIC ? 0 : size);
@@ -85,6 +93,7 @@ final class Verifier {
         if (!p.output().verify()) {
             return Verification.none();
         }
+        mem.pullFromDevice();
         List<Mismatch> found = new ArrayList<>();
         for (int i = 0; i < qps; i++) {
             long off = (qps + i) * slot;

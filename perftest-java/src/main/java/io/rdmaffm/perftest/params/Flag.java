@@ -100,6 +100,14 @@ public enum Flag {
     ATOMIC_TYPE(text("TYPE", "CMP_AND_SWAP or FETCH_AND_ADD (default).").on(Tools.ATOMIC).byDefault("FETCH_AND_ADD")
             .json("atomic_type"), "-A", "--atomic_type"),
 
+    // ---- GPU memory (libcuda.so.1 is loaded only when one of these is given; RDMAFFM_LIBCUDA names another) ----
+    // The JSON's "memory" is where the buffer lives, as the rules chose it (MemoryChoice.describe).
+    USE_CUDA(text("INDEX", "Put the buffer in the memory of CUDA GPU INDEX.").json("memory"), "--use_cuda"),
+    USE_CUDA_BUS_ID(text("PCI", "Put the buffer in the memory of the GPU at PCI address PCI (e.g. 0000:3b:00.0)."),
+            "--use_cuda_bus_id"),
+    USE_CUDA_DMABUF(flag("Register the GPU buffer as a dma-buf (ibv_reg_dmabuf_mr) instead of peer memory; falls "
+            + "back, saying so, where refused."), "--use_cuda_dmabuf"),
+
     // ---- perftest's, not supported yet: refused by name (perftest-java never ignores a flag) ----
     DUALPORT(refused(Kind.BOOLEAN), "-O", "--dualport"),
     MCG(refused(Kind.BOOLEAN), "-g", "--mcg"),
@@ -142,7 +150,6 @@ public enum Flag {
     BURST_SIZE(refused(Kind.STRING), "--burst_size"),
     TYPICAL_PKT_SIZE(refused(Kind.STRING), "--typical_pkt_size"),
     NO_PCIE_RELAXED(refused(Kind.BOOLEAN), "--disable_pcie_relaxed"),
-    CUDA(refused(Kind.STRING), "--use_cuda"),
     ROCM(refused(Kind.STRING), "--use_rocm");
 
     /** A flag's value: what the parser converts the argument to ({@link #BOOLEAN}: no argument). */

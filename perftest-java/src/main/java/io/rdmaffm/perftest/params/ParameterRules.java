@@ -68,7 +68,9 @@ public final class ParameterRules {
                 partial.ibPort(), partial.gidIndex(), partial.tcpPort(), connection, rdmaCm,
                 rdmaCm || o.on(COMM_RDMA_CM), mtu, qpTimeout, o.intFor(SERVICE_LEVEL, tool));
         return new RunParameters(tool, o.server() == null ? Role.SERVER : Role.CLIENT, endpoint, w.build(),
-                output(tool, o), limits(tool, o), flagValues(tool, o));
+                output(tool, o), limits(tool, o),
+                MemoryChoice.fromFlags(tool, o.text(USE_CUDA), o.text(USE_CUDA_BUS_ID), o.on(USE_CUDA_DMABUF)),
+                flagValues(tool, o));
     }
 
     /**

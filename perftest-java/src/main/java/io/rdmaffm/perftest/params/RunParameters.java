@@ -23,11 +23,12 @@ import java.util.Map;
  * @param workload what is measured
  * @param output   how results are shown and kept
  * @param limits   time limits and the warm-up
+ * @param memory   where the buffer lives: host memory, or a GPU's ({@code --use_cuda}), as the rules chose
  * @param flags    every supported flag's value as given (its own rule checked) or defaulted for the tool: what a
  *                 flag without a component above is read from ({@link #value}, {@link #on})
  */
 public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload workload, Output output,
-        Limits limits, Map<Flag, Object> flags) {
+        Limits limits, MemoryChoice memory, Map<Flag, Object> flags) {
 
     /** Copies the flags. */
     public RunParameters {
@@ -174,7 +175,7 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
         Endpoint e = endpoint;
         return new RunParameters(tool, role, new Endpoint(e.server, device, e.ibPort, e.gidIndex, e.tcpPort,
                 e.connection, e.rdmaCm, e.rdmaCmExchange, e.mtuBytes, e.qpTimeout, e.serviceLevel), workload, output,
-                limits, flags);
+                limits, memory, flags);
     }
 
     /**
@@ -216,6 +217,7 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
             case INLINE_SIZE -> Math.max(0, w.inlineSize);
             case CQ_MODERATION -> w.cqModeration > 0 ? w.cqModeration : ParameterRules.DEFAULT_CQ_MODERATION;
             case ATOMIC_TYPE -> w.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
+            case USE_CUDA -> memory.describe(); // with --use_cuda_bus_id and --use_cuda_dmabuf folded in
             // A flag whose JSON value is its value as given or defaulted needs no case.
             default -> flags.get(f);
         };

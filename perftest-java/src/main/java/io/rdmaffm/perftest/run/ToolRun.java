@@ -3,6 +3,7 @@ package io.rdmaffm.perftest.run;
 import io.rdmaffm.perftest.engine.OpenDevice;
 import io.rdmaffm.perftest.engine.PerftestEngine;
 import io.rdmaffm.perftest.engine.Warmup;
+import io.rdmaffm.perftest.engine.memory.RunBuffer;
 import io.rdmaffm.perftest.exchange.ControlListener;
 import io.rdmaffm.perftest.exchange.ExchangeChannel;
 import io.rdmaffm.perftest.exchange.ExchangeTimeouts;
@@ -43,6 +44,8 @@ public final class ToolRun {
      */
     public static int execute(RunParameters given, PrintWriter out) throws Exception {
         Instant started = Instant.now();
+        // A GPU that cannot be had is bad set-up: said before the run listens for or meets its peer.
+        RunBuffer.preflight(given.memory());
         try (ControlListener listener = given.isClient() ? null
                 : ControlListener.listen(given.endpoint().rdmaCmExchange(), given.endpoint().tcpPort())) {
             RunParameters p = given.withDevice(OpenDevice.deviceName(given));

@@ -28,7 +28,9 @@ public final class Hosts {
 
     /**
      * DGX H100-like: two sockets, eight host bridges, each with a Gen5 switch holding one H100 and one
-     * ConnectX-7 400G NDR port (each GPU's own rail), nvidia_peermem loaded, unprivileged config reads.
+     * ConnectX-7 400G NDR port (each GPU's own rail), the proprietary driver with nvidia_peermem loaded, the
+     * switches' downstream ports with ACS P2P redirection off (their config read in full), the NICs' config
+     * unprivileged (64 bytes).
      *
      * @param root the directory
      * @return the fixture
@@ -37,6 +39,7 @@ public final class Hosts {
         SysfsFixture f = new SysfsFixture(root);
         f.numaNodes(2);
         f.peermem();
+        f.nvidiaDriver(false, "535.129.03");
         int[] buses = {0x15, 0x37, 0x48, 0x5a, 0x97, 0xb7, 0xc8, 0xda};
         for (int i = 0; i < buses.length; i++) {
             int b = buses[i];
@@ -52,6 +55,9 @@ public final class Hosts {
             f.bridge(usp, link(5, 16), numa);
             f.bridge(dspNic, link(5, 16), numa);
             f.bridge(dspGpu, link(5, 16), numa);
+            // the switch's downstream ports: ACS present, P2P redirection off (config read as root)
+            f.acsConfig(dspNic, 0);
+            f.acsConfig(dspGpu, 0);
             f.pci(nic, MELLANOX, CX7, CLASS_IB, link(5, 16), numa, cpus);
             f.config(nic, 256, false);
             // an idle GPU trains down to Gen1: the doctor must judge it by its maximum
@@ -66,7 +72,8 @@ public final class Hosts {
 
     /**
      * An 8×A100 server: two sockets, four Gen4 switches each with two A100 and one ConnectX-6 200G HDR
-     * port on Gen4 x16; read as root, and the BIOS left Max_Payload_Size at 128 bytes.
+     * port on Gen4 x16; read as root, and the BIOS left Max_Payload_Size at 128 bytes; the proprietary R470
+     * driver with nv_peer_mem (MLNX_OFED's nv_mem); the switch ports' config not captured.
      *
      * @param root the directory
      * @return the fixture
@@ -75,6 +82,7 @@ public final class Hosts {
         SysfsFixture f = new SysfsFixture(root);
         f.numaNodes(2);
         f.write("sys/kernel/mm/memory_peers/nv_mem/version", "1.3-0");
+        f.nvidiaDriver(false, "470.223.02");
         int[] buses = {0x07, 0x47, 0x87, 0xc7};
         for (int i = 0; i < buses.length; i++) {
             int b = buses[i];

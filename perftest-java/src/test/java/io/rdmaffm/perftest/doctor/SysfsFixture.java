@@ -120,6 +120,21 @@ public final class SysfsFixture {
     }
 
     /**
+     * Removes a file or a directory tree (a module unloaded, a driver gone).
+     *
+     * @param rel the path, relative to the root
+     */
+    public void delete(String rel) {
+        try (var walk = Files.walk(root.resolve(rel))) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * Creates a relative symbolic link, as sysfs has.
      *
      * @param rel    the link, relative to the root
@@ -197,6 +212,67 @@ public final class SysfsFixture {
         cfg[0x48] = (byte) (code << 5);
         byte[] out = privileged ? cfg : java.util.Arrays.copyOf(cfg, 64);
         writeBytes("sys/devices/" + pciPath + "/config", out);
+    }
+
+    /**
+     * The whole 4 KiB config space of a bridge as root reads it: a PCI Express capability at 0x40 and an ACS
+     * extended capability at 0x100 whose control register holds {@code acsControl} (bit 2 P2P Request Redirect,
+     * bit 3 P2P Completion Redirect).
+     *
+     * @param pciPath    the function
+     * @param acsControl the ACS control register
+     */
+    public void acsConfig(String pciPath, int acsControl) {
+        byte[] cfg = new byte[4096];
+        cfg[0x06] = 0x10;
+        cfg[0x34] = 0x40;
+        cfg[0x40] = 0x10;
+        cfg[0x48] = 0x20; // Max_Payload_Size 256
+        cfg[0x100] = 0x0d; // ACS, version 1, no next capability
+        cfg[0x102] = 0x10;
+        cfg[0x104] = 0x5f; // capabilities: SV TB RR CR UF DT
+        cfg[0x106] = (byte) acsControl;
+        cfg[0x107] = (byte) (acsControl >> 8);
+        writeBytes("sys/devices/" + pciPath + "/config", cfg);
+    }
+
+    /**
+     * The loaded NVIDIA driver as /proc/driver/nvidia/version and /sys/module/nvidia show it.
+     *
+     * @param open    NVIDIA's open GPU kernel modules, else the proprietary ones
+     * @param version e.g. 550.54.14
+     */
+    public void nvidiaDriver(boolean open, String version) {
+        write("proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX " + (open ? "Open Kernel Module for x86_64  "
+                : "x86_64 Kernel Module  ") + version + "  Release Build  (dvs-builder@U16-I3-B03-4-3)  Thu Nov  2"
+                + " 00:00:00 UTC 2023\nGCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n");
+        write("sys/module/nvidia/version", version);
+    }
+
+    /**
+     * The running kernel and its /boot/config.
+     *
+     * @param release uname -r
+     * @param config  the config file's lines, e.g. {@code CONFIG_DMA_SHARED_BUFFER=y}
+     */
+    public void kernel(String release, String... config) {
+        write("proc/sys/kernel/osrelease", release);
+        write("boot/config-" + release, String.join("\n", config) + "\n");
+    }
+
+    /**
+     * An IOMMU (intel dmar0) and every given function in its own group of {@code type} (DMA, DMA-FQ, identity).
+     *
+     * @param type     the groups' domain type
+     * @param pciPaths the functions
+     */
+    public void iommu(String type, String... pciPaths) {
+        write("sys/class/iommu/dmar0/intel-iommu/version", "1:0");
+        for (int i = 0; i < pciPaths.length; i++) {
+            write("sys/kernel/iommu_groups/" + (20 + i) + "/type", type);
+            String dev = "sys/devices/" + pciPaths[i];
+            symlink(dev + "/iommu_group", "sys/kernel/iommu_groups/" + (20 + i));
+        }
     }
 
     /** An RDMA device being built. */

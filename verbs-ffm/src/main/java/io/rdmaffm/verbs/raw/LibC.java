@@ -23,6 +23,8 @@ public final class LibC {
     public static final LazyHandle strerror = LazyHandle.plain(L, "strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
     /** char *if_indextoname(unsigned ifindex, char *ifname). */
     public static final LazyHandle if_indextoname = LazyHandle.errnoCapturing(L, "if_indextoname", FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS));
+    /** int close(int fd): the dma-buf fds a CUDA export hands out. */
+    public static final LazyHandle close = LazyHandle.errnoCapturing(L, "close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     /** int fcntl(int fd, int cmd, int arg): used only as F_GETFL/F_SETFL with O_NONBLOCK. */
     public static final LazyHandle fcntl = LazyHandle.errnoCapturing(L, "fcntl",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));
