@@ -7,6 +7,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -14,7 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -43,17 +47,29 @@ class CudaInteropRdmaTest {
         System.clearProperty("rdmaffm.libcuda");
     }
 
+    /**
+     * CI's short form (every fourth case of the full one, -Dinterop.full=true in scripts/interop-full.sh, is
+     * enough to meet each path once): Java's GPU buffer as client and as server, a latency tool, and the dma-buf
+     * fallback.
+     */
+    static Stream<Arguments> againstC() {
+        String[][] cases = {
+            {"Java client", "ib_write_bw -n 200 -s 65536 --use_cuda=0"},
+            {"Java server", "ib_send_bw -n 200 -s 4096 --use_cuda=0"},
+            {"Java client", "ib_send_lat -n 200 --use_cuda=0"},
+            {"Java client", "ib_write_bw -n 200 -s 65536 --use_cuda=0 --use_cuda_dmabuf"},
+            // the full form adds:
+            {"Java server", "ib_write_bw -n 200 -s 4096 --use_cuda=0"},
+            {"Java client", "ib_read_bw -n 200 -s 65536 --use_cuda_bus_id=0000:3b:00.0"},
+            {"Java client", "ib_read_lat -n 200 -s 1024 --use_cuda=0"},
+            {"Java client", "ib_atomic_bw -n 200 --use_cuda=0"},
+        };
+        return Arrays.stream(cases).limit(Boolean.getBoolean("interop.full") ? cases.length : 4)
+                .map(c -> Arguments.of(c[0], c[1]));
+    }
+
     @ParameterizedTest(name = "{0}: {1}")
-    @CsvSource(delimiter = '|', value = {
-        "Java client | ib_write_bw -n 200 -s 65536 --use_cuda=0",
-        "Java server | ib_write_bw -n 200 -s 4096 --use_cuda=0",
-        "Java client | ib_read_bw -n 200 -s 65536 --use_cuda_bus_id=0000:3b:00.0",
-        "Java server | ib_send_bw -n 200 -s 4096 --use_cuda=0",
-        "Java client | ib_send_lat -n 200 --use_cuda=0",
-        "Java client | ib_read_lat -n 200 -s 1024 --use_cuda=0",
-        "Java client | ib_atomic_bw -n 200 --use_cuda=0",
-        "Java client | ib_write_bw -n 200 -s 65536 --use_cuda=0 --use_cuda_dmabuf",
-    })
+    @MethodSource("againstC")
     void javaOnGpuMemoryAgainstCOnHostMemory(String roles, String command) throws Exception {
         String device = PerftestPeers.device();
         PerftestPeers.requireCPerftest();
@@ -102,13 +118,15 @@ class CudaInteropRdmaTest {
         }
     }
 
+    /** CI's short form: two of the four (-Dinterop.full=true: all), a send and a one-sided verb. */
+    static Stream<String> javaAgainstJava() {
+        String[] cases = {"ib_send_bw -n 100 -s 4096 -q 2", "ib_read_bw -n 100 -s 8192", "ib_write_bw -n 100 -s 65536",
+            "ib_send_lat -n 100 -s 256"};
+        return Arrays.stream(cases).limit(Boolean.getBoolean("interop.full") ? cases.length : 2);
+    }
+
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "ib_send_bw -n 100 -s 4096 -q 2",
-        "ib_write_bw -n 100 -s 65536",
-        "ib_read_bw -n 100 -s 8192",
-        "ib_send_lat -n 100 -s 256",
-    })
+    @MethodSource("javaAgainstJava")
     void javaAgainstJavaVerifiesThePatternInGpuMemory(String command) throws Exception {
         String device = PerftestPeers.device();
         int port = PerftestPeers.freshPort();

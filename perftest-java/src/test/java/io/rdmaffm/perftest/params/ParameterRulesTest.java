@@ -95,8 +95,17 @@ class ParameterRulesTest {
         expected.putAll(java.util.Map.of("post_list", 1, "mtu", 1024, "events", true, "atomic_type", "FETCH_AND_ADD",
                 "outstanding_reads", 0, "qp_timeout", 14, "sl", 3, "report_gbits", true, "verify", true,
                 "warmup_iterations", 0));
+        expected.put("memory", "host memory");
         expected.put("clock", "clock");
         assertEquals(expected, m);
+    }
+
+    @Test
+    void describeSaysWhereTheBufferLives() {
+        assertEquals("GPU 1 (dma-buf)", ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(DEVICE, "rxe0")
+                .with(USE_CUDA, "1").with(USE_CUDA_DMABUF)).describe("clock").get("memory"));
+        assertEquals("GPU at 0000:3b:00.0", ParameterRules.check(Tool.READ_BW, new ToolOptions().with(DEVICE, "rxe0")
+                .with(USE_CUDA_BUS_ID, "0000:3B:00.0")).describe("clock").get("memory"));
     }
 
     @Test
