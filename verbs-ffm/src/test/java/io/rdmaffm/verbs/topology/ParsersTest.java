@@ -106,13 +106,7 @@ class ParsersTest {
 
     @Test
     void maxPayloadFromConfigSpace() {
-        byte[] cfg = new byte[256];
-        cfg[0x06] = 0x10;
-        cfg[0x34] = 0x50;
-        cfg[0x50] = 0x01; // power management first
-        cfg[0x51] = 0x60;
-        cfg[0x60] = 0x10; // then PCI Express
-        cfg[0x68] = (byte) (2 << 5);
+        byte[] cfg = pmThenPcieWithPayload512();
         assertEquals(Reading.of(512), ConfigSpace.maxPayload(cfg));
         assertTrue(ConfigSpace.maxPayload(java.util.Arrays.copyOf(cfg, 64)).problem().contains("needs root"));
         cfg[0x61] = 0x50; // a list that loops back and has no PCIe capability
@@ -123,13 +117,7 @@ class ParsersTest {
 
     @Test
     void relaxedOrderingFromTheSamePcieCapability() {
-        byte[] cfg = new byte[256];
-        cfg[0x06] = 0x10;
-        cfg[0x34] = 0x50;
-        cfg[0x50] = 0x01;
-        cfg[0x51] = 0x60;
-        cfg[0x60] = 0x10;
-        cfg[0x68] = (byte) (2 << 5);
+        byte[] cfg = pmThenPcieWithPayload512();
         assertEquals(Reading.of(false), ConfigSpace.relaxedOrdering(cfg));
         cfg[0x68] |= 1 << 4;
         assertEquals(Reading.of(true), ConfigSpace.relaxedOrdering(cfg));
@@ -137,6 +125,18 @@ class ParsersTest {
         assertTrue(ConfigSpace.relaxedOrdering(java.util.Arrays.copyOf(cfg, 64)).problem().contains("needs root"));
         cfg[0x06] = 0;
         assertEquals("config space has no capability list", ConfigSpace.relaxedOrdering(cfg).problem());
+    }
+
+    /** 256 bytes of config space as root reads it: power management at 0x50, then PCI Express at 0x60. */
+    private static byte[] pmThenPcieWithPayload512() {
+        byte[] cfg = new byte[256];
+        cfg[0x06] = 0x10;
+        cfg[0x34] = 0x50;
+        cfg[0x50] = 0x01; // power management first
+        cfg[0x51] = 0x60;
+        cfg[0x60] = 0x10; // then PCI Express
+        cfg[0x68] = (byte) (2 << 5); // Device Control: Max_Payload_Size 512
+        return cfg;
     }
 
     @Test
