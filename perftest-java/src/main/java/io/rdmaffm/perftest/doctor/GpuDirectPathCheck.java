@@ -20,6 +20,12 @@ import java.util.List;
 record GpuDirectPathCheck(Topology topo, Sysfs sys, GpuDirectHost host, List<Doctor.GpuChoice> pairs)
         implements Check<SysfsRdmaDevice> {
     private static final CheckId ID = CheckId.GPUDIRECT_PATH;
+    /** ACS control (PCIe base spec): P2P Request Redirect. */
+    static final int ACS_RR = 1 << 2;
+    /** ACS control: P2P Completion Redirect. */
+    static final int ACS_CR = 1 << 3;
+    /** ACS control: P2P Egress Control (blocks rather than redirects; reported, never failed on). */
+    static final int ACS_EC = 1 << 5;
 
     @Override
     public CheckResult examine(SysfsRdmaDevice d) {
@@ -57,13 +63,13 @@ record GpuDirectPathCheck(Topology topo, Sysfs sys, GpuDirectHost host, List<Doc
             }
             boolean unread = false;
             for (PciFunction b : unsharedBridges(g, nic)) {
-                Reading<Integer> acs = sys.bytes(b.sysfsPath().resolve("config")).flatMap(PcieCapabilities::acsControl);
+                Reading<Integer> acs = b.acsControl();
                 if (!acs.known()) {
                     unread = true;
                     acsUnknown = true;
-                } else if ((acs.value() & (PcieCapabilities.ACS_RR | PcieCapabilities.ACS_CR)) != 0) {
+                } else if ((acs.value() & (ACS_RR | ACS_CR)) != 0) {
                     redirecting.add(b.address());
-                    why.add("ACS " + PcieCapabilities.describeAcs(acs.value()) + " on " + b.address());
+                    why.add("ACS " + describeAcs(acs.value()) + " on " + b.address());
                     v = Verdict.FAIL;
                 }
             }
@@ -85,8 +91,7 @@ record GpuDirectPathCheck(Topology topo, Sysfs sys, GpuDirectHost host, List<Doc
             worst = Verdict.WARN;
             parts.add("ACS not readable on the bridges between them (run the doctor as root)");
         }
-        Reading<Boolean> ro = sys.bytes(nic.endpoint().sysfsPath().resolve("config"))
-                .flatMap(PcieCapabilities::relaxedOrdering);
+        Reading<Boolean> ro = nic.endpoint().relaxedOrdering();
         Numbers.Builder n = Numbers.builder()
                 .text("gpus", String.join(",", gpus.stream().map(g -> g.endpoint().address()).toList()))
                 .text("path", farthest.name())
@@ -96,6 +101,21 @@ record GpuDirectPathCheck(Topology topo, Sysfs sys, GpuDirectHost host, List<Doc
                 .text("relaxedOrdering", ro.known() ? String.valueOf(ro.value()) : "unknown");
         String fix = worst == Verdict.OK ? "" : fixes(redirecting, translated, farthest);
         return CheckResult.of(ID, d, worst, String.join("; ", parts) + fix, n);
+    }
+
+    /** {@code RR CR EC} as set in an ACS control value, for messages. */
+    static String describeAcs(int control) {
+        StringBuilder b = new StringBuilder();
+        if ((control & ACS_RR) != 0) {
+            b.append("RequestRedirect ");
+        }
+        if ((control & ACS_CR) != 0) {
+            b.append("CompletionRedirect ");
+        }
+        if ((control & ACS_EC) != 0) {
+            b.append("EgressControl ");
+        }
+        return b.toString().trim();
     }
 
     private static String fixes(List<String> redirecting, List<String> translated, PathClass farthest) {

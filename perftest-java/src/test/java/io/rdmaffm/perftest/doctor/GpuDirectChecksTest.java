@@ -48,7 +48,7 @@ class GpuDirectChecksTest {
     @Test
     void acsRedirectOnTheGpusSwitchPortFailsThatRailOnly() {
         SysfsFixture f = Hosts.h100(dir);
-        f.acsConfig(RAIL2_GPU_PORT, PcieCapabilities.ACS_RR | PcieCapabilities.ACS_CR);
+        f.acsConfig(RAIL2_GPU_PORT, GpuDirectPathCheck.ACS_RR | GpuDirectPathCheck.ACS_CR);
         DoctorReport r = examine(f);
         CheckResult p = check(r, CheckId.GPUDIRECT_PATH, "mlx5_2", null);
         assertVerdict(Verdict.FAIL, p);
@@ -63,7 +63,7 @@ class GpuDirectChecksTest {
     @Test
     void egressControlAloneDoesNotRedirect() {
         SysfsFixture f = Hosts.h100(dir);
-        f.acsConfig(RAIL2_GPU_PORT, PcieCapabilities.ACS_EC | 0x3);
+        f.acsConfig(RAIL2_GPU_PORT, GpuDirectPathCheck.ACS_EC | 0x3);
         assertVerdict(Verdict.OK, check(examine(f), CheckId.GPUDIRECT_PATH, "mlx5_2", null));
     }
 

@@ -21,7 +21,7 @@ class PathClassTest {
             chain.add(new PciFunction(b, Path.of("/x"), Reading.unknown("-"), Reading.unknown("-"),
                     Reading.unknown("-"), Reading.unknown("-"), Reading.unknown("-"), Reading.unknown("-"),
                     Reading.unknown("-"), numa < 0 ? Reading.unknown("-1") : Reading.of(numa), Reading.unknown("-"),
-                    Reading.unknown("-")));
+                    Reading.unknown("-"), Reading.unknown("-"), Reading.unknown("-")));
         }
         return new PciPath(hostBridge, chain);
     }

@@ -18,11 +18,17 @@ import java.nio.file.Path;
  * @param localCpuList {@code local_cpulist}, e.g. {@code 0-31,64-95}
  * @param maxPayload   Max_Payload_Size in bytes from the PCIe capability in {@code config}; unknown unless
  *                     the config space beyond 64 bytes is readable (root)
+ * @param relaxedOrdering whether Device Control in the PCIe capability enables Relaxed Ordering; unknown as
+ *                     {@code maxPayload} is
+ * @param acsControl   the ACS control register (PCIe base spec: bit 2 P2P Request Redirect, bit 3 P2P Completion
+ *                     Redirect, bit 5 P2P Egress Control), 0 when the function has no ACS capability; unknown
+ *                     unless the whole 4 KiB extended config space is readable (root)
  */
 public record PciFunction(String address, Path sysfsPath, Reading<Integer> vendor, Reading<Integer> device,
                           Reading<Integer> pciClass, Reading<PcieSpeed> currentSpeed, Reading<Integer> currentWidth,
                           Reading<PcieSpeed> maxSpeed, Reading<Integer> maxWidth, Reading<Integer> numaNode,
-                          Reading<String> localCpuList, Reading<Integer> maxPayload) {
+                          Reading<String> localCpuList, Reading<Integer> maxPayload,
+                          Reading<Boolean> relaxedOrdering, Reading<Integer> acsControl) {
 
     /** PCI vendor id of NVIDIA. */
     public static final int VENDOR_NVIDIA = 0x10de;

@@ -250,7 +250,11 @@ final class TopologyReader {
     }
 
     private PciFunction pciFunction(Path dir, String bdf) {
-        return pciCache.computeIfAbsent(dir, d -> new PciFunction(bdf.toLowerCase(Locale.ROOT), d,
+        return pciCache.computeIfAbsent(dir, d -> pciFunction(d, bdf, fs.bytes(d.resolve("config"))));
+    }
+
+    private PciFunction pciFunction(Path d, String bdf, Reading<byte[]> config) {
+        return new PciFunction(bdf.toLowerCase(Locale.ROOT), d,
                 fs.text(d.resolve("vendor")).flatMap(TopologyReader::hex),
                 fs.text(d.resolve("device")).flatMap(TopologyReader::hex),
                 fs.text(d.resolve("class")).flatMap(TopologyReader::hex),
@@ -262,7 +266,9 @@ final class TopologyReader {
                         ? Reading.of(n.intValue())
                         : Reading.unknown("numa_node is " + n + " (firmware gives no affinity)")),
                 fs.text(d.resolve("local_cpulist")),
-                fs.bytes(d.resolve("config")).flatMap(ConfigSpace::maxPayload)));
+                config.flatMap(ConfigSpace::maxPayload),
+                config.flatMap(ConfigSpace::relaxedOrdering),
+                config.flatMap(ConfigSpace::acsControl));
     }
 
     // ---- IP addresses ------------------------------------------------------------------------------

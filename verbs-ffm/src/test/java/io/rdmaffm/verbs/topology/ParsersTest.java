@@ -106,18 +106,53 @@ class ParsersTest {
 
     @Test
     void maxPayloadFromConfigSpace() {
-        byte[] cfg = new byte[256];
-        cfg[0x06] = 0x10;
-        cfg[0x34] = 0x50;
-        cfg[0x50] = 0x01; // power management first
-        cfg[0x51] = 0x60;
-        cfg[0x60] = 0x10; // then PCI Express
-        cfg[0x68] = (byte) (2 << 5);
+        byte[] cfg = pmThenPcieWithPayload512();
         assertEquals(Reading.of(512), ConfigSpace.maxPayload(cfg));
         assertTrue(ConfigSpace.maxPayload(java.util.Arrays.copyOf(cfg, 64)).problem().contains("needs root"));
         cfg[0x61] = 0x50; // a list that loops back and has no PCIe capability
         cfg[0x60] = 0x05;
         assertEquals("no PCI Express capability in config space", ConfigSpace.maxPayload(cfg).problem());
         assertFalse(ConfigSpace.maxPayload(new byte[10]).known());
+    }
+
+    @Test
+    void relaxedOrderingFromTheSamePcieCapability() {
+        byte[] cfg = pmThenPcieWithPayload512();
+        assertEquals(Reading.of(false), ConfigSpace.relaxedOrdering(cfg));
+        cfg[0x68] |= 1 << 4;
+        assertEquals(Reading.of(true), ConfigSpace.relaxedOrdering(cfg));
+        assertEquals(Reading.of(512), ConfigSpace.maxPayload(cfg));
+        assertTrue(ConfigSpace.relaxedOrdering(java.util.Arrays.copyOf(cfg, 64)).problem().contains("needs root"));
+        cfg[0x06] = 0;
+        assertEquals("config space has no capability list", ConfigSpace.relaxedOrdering(cfg).problem());
+    }
+
+    /** 256 bytes of config space as root reads it: power management at 0x50, then PCI Express at 0x60. */
+    private static byte[] pmThenPcieWithPayload512() {
+        byte[] cfg = new byte[256];
+        cfg[0x06] = 0x10;
+        cfg[0x34] = 0x50;
+        cfg[0x50] = 0x01; // power management first
+        cfg[0x51] = 0x60;
+        cfg[0x60] = 0x10; // then PCI Express
+        cfg[0x68] = (byte) (2 << 5); // Device Control: Max_Payload_Size 512
+        return cfg;
+    }
+
+    @Test
+    void acsControlFromTheExtendedCapabilityList() {
+        byte[] cfg = new byte[4096];
+        cfg[0x100] = 0x01; // AER first, next at 0x140
+        cfg[0x102] = 0x01;
+        cfg[0x103] = 0x14;
+        cfg[0x140] = 0x0d; // then ACS, end of list
+        cfg[0x142] = 0x01;
+        cfg[0x146] = 0x2c; // RR CR EC
+        assertEquals(Reading.of(0x2c), ConfigSpace.acsControl(cfg));
+        cfg[0x140] = 0x0b; // no ACS anywhere: nothing redirected
+        assertEquals(Reading.of(0), ConfigSpace.acsControl(cfg));
+        cfg[0x103] = 0x10; // a list that loops back to itself still ends
+        assertEquals(Reading.of(0), ConfigSpace.acsControl(cfg));
+        assertTrue(ConfigSpace.acsControl(new byte[256]).problem().contains("needs root"));
     }
 }
