@@ -142,10 +142,10 @@ public final class HealthJudge {
         CheckOutcome c;
         if (best != null && best >= min) {
             c = new CheckOutcome(name, "bandwidth", true, String.format(Locale.ROOT,
-                    "%.1f Gb/s, min %s (%s)", best, gbps(min), tries));
+                    "%s, min %s (%s)", gbps(best), gbps(min), tries));
         } else if (best != null) {
             c = new CheckOutcome(name, "bandwidth", false, String.format(Locale.ROOT,
-                    "%.1f Gb/s below min %s (best of %s)", best, gbps(min), tries));
+                    "%s below min %s (best of %s)", gbps(best), gbps(min), tries));
         } else {
             c = new CheckOutcome(name, "bandwidth", false, "could not measure (" + tries + "): " + failure);
         }
@@ -196,7 +196,8 @@ public final class HealthJudge {
         return new ArrayList<>(byCheck.values());
     }
 
+    /** One decimal, or three below 1 Gb/s, so that a small threshold does not print as 0.0. */
     static String gbps(double v) {
-        return String.format(Locale.ROOT, "%.1f Gb/s", v);
+        return String.format(Locale.ROOT, v < 1 ? "%.3f Gb/s" : "%.1f Gb/s", v);
     }
 }

@@ -23,7 +23,8 @@ final class NodeName {
         }
         int dot = host.indexOf('.');
         host = dot > 0 ? host.substring(0, dot) : host;
-        if (host.isEmpty()) {
+        // "(none)": the kernel's name when nobody set one
+        if (host.isEmpty() || host.equals("(none)")) {
             throw new IllegalArgumentException("cannot tell this node's name: give --node-name");
         }
         return host;

@@ -191,6 +191,7 @@ class HealthCommandTest {
         assertTrue(human.out().contains("  mlx5_0  FAIL\n    FAIL  present          not on this node (node type [vm] "
                 + "names it)\n"), human.out());
         assertEquals(1, human.code());
+        assertEquals("0.001 Gb/s", HealthJudge.gbps(0.001), "a small threshold is not printed as 0.0");
     }
 
     @Test
