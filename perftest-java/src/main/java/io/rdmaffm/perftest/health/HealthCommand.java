@@ -17,10 +17,8 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.BiFunction;
@@ -168,7 +166,7 @@ public final class HealthCommand implements Callable<Integer> {
             results = new HealthJudge(topo, doctor, type, loopbacks.apply(settings, runs), retries, sysfsRoot)
                     .judge(hcas);
         } finally {
-            deleteTree(runs);
+            removeRuns(runs);
         }
         boolean raw = results.stream().allMatch(HcaResult::passed);
         Hysteresis after = before == null ? new Hysteresis(raw, 0) : before.next(raw, hysteresis);
@@ -207,13 +205,13 @@ public final class HealthCommand implements Callable<Integer> {
         return pfcProbe;
     }
 
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
+    /** The loopback runs leave their JSON documents in {@code dir}, flat: nothing of them is kept. */
+    private static void removeRuns(Path dir) throws IOException {
+        try (Stream<Path> docs = Files.list(dir)) {
+            for (Path doc : docs.toList()) {
+                Files.deleteIfExists(doc);
             }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
         }
+        Files.deleteIfExists(dir);
     }
 }
