@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The judgement of one {@code health} run, fail-closed: per HCA the doctor's findings (a FAIL fails; WARN and
@@ -181,7 +182,7 @@ public final class HealthJudge {
     private List<CheckOutcome> doctorFindings(String device) {
         Map<String, CheckOutcome> byCheck = new LinkedHashMap<>();
         for (CheckResult r : doctor.results()) {
-            if (r.advisory() || r.verdict() == Verdict.NA || !java.util.Objects.equals(device, r.device())) {
+            if (r.advisory() || r.verdict() == Verdict.NA || !Objects.equals(device, r.device())) {
                 continue;
             }
             String hca = device == null ? CheckOutcome.NODE : device;
