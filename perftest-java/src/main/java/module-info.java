@@ -14,4 +14,5 @@ module io.rdmaffm.perftest {
     // picocli fills the annotated fields of the commands and their mixins by reflection.
     opens io.rdmaffm.perftest.cli to info.picocli;
     opens io.rdmaffm.perftest.cli.reports to info.picocli;
+    opens io.rdmaffm.perftest.health to info.picocli;
 }

@@ -151,11 +151,12 @@ class CrossHostSlurmRdmaTest {
         return l;
     }
 
+    /** What {@link #run} saw. */
     record Result(int code, String output, double seconds) {
     }
 
     /** Runs a command here with SLURM_CONF set, its output (both streams) kept; ended after {@code seconds}. */
-    private static Result run(long seconds, String... command) throws Exception {
+    static Result run(long seconds, String... command) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().put("SLURM_CONF", SLURM_CONF);
         long start = System.nanoTime();
