@@ -24,6 +24,8 @@ AARCH64_PACKAGES=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libibver
 PACKAGING_PACKAGES=(asciidoctor)
 # Headless Chromium for the browser test of the HTML report (scripts/report-browser-test.sh).
 BROWSER_PACKAGES=(chromium)
+# Prometheus' Python client: PrometheusTextTest reads health's exposition back with a real parser.
+PROMETHEUS_PACKAGES=(python3-prometheus-client)
 
 missing_packages() {
 	local p

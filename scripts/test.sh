@@ -28,7 +28,8 @@ esac
 
 find_jdk25
 # Chromium: the host stage opens the HTML reports in a real browser (tests tagged browser).
-ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" "${BROWSER_PACKAGES[@]}" "${PACKAGING_PACKAGES[@]}"
+ensure_packages "${BUILD_PACKAGES[@]}" "${RDMA_PACKAGES[@]}" "${BROWSER_PACKAGES[@]}" "${PACKAGING_PACKAGES[@]}" \
+	"${PROMETHEUS_PACKAGES[@]}"
 # The linux-aarch64 shim (Grace nodes): its cross compiler, arm64 libibverbs and qemu-user, so that the host
 # stage builds it and checks its layout table (required there: a missing table fails instead of skipping).
 ensure_aarch64_packages
