@@ -55,6 +55,8 @@ public enum Flag {
     COMM_RDMA_CM(flag("Exchange the control data over an rdma_cm QP instead of TCP.").json("rdma_cm_exchange"),
             "-z", "--comm_rdma_cm"),
     REPORT_GBITS(flag("Report bandwidth in Gb/s.").json("report_gbits"), "--report_gbits"),
+    OUTPUT(text("UNITS", "Print one figure per size and nothing else: bandwidth or message_rate (bandwidth tools), "
+            + "latency (latency tools: the average).").json("output"), "--output"),
     OUT_JSON(flag("Write the results as (valid) JSON."), "--out_json"),
     OUT_JSON_FILE(path("FILE", "JSON file (default: perftest_out.json).").byDefault(Path.of("perftest_out.json")),
             "--out_json_file"),
@@ -117,7 +119,6 @@ public enum Flag {
     REPORT_PER_PORT(refused(Kind.BOOLEAN), "--report-per-port"),
     CPU_UTIL(refused(Kind.BOOLEAN), "--cpu_util"),
     LATENCY_GAP(refused(Kind.STRING), "--latency_gap"),
-    OUTPUT(refused(Kind.STRING), "--output"),
     MMAP(refused(Kind.STRING), "--mmap"),
     MMAP_OFFSET(refused(Kind.STRING), "--mmap-offset"),
     ODP(refused(Kind.BOOLEAN), "--odp"),

@@ -5,6 +5,7 @@ import io.rdmaffm.perftest.vocab.Connection;
 import io.rdmaffm.perftest.vocab.Role;
 import io.rdmaffm.perftest.vocab.Tool;
 import io.rdmaffm.perftest.vocab.Verb;
+import io.rdmaffm.perftest.vocab.Verbosity;
 
 import static io.rdmaffm.perftest.params.Flag.*;
 
@@ -185,7 +186,20 @@ public final class ParameterRules {
                 "-U (--report-unsorted) is available only on latency tests");
         Path json = o.on(OUT_JSON) || o.given(OUT_JSON_FILE) ? (Path) o.valueFor(OUT_JSON_FILE, tool) : null;
         return new RunParameters.Output(o.on(REPORT_GBITS) ? BwUnit.GB_PER_SEC : BwUnit.MB_PER_SEC, json,
-                o.path(HGRM), o.on(REPORT_UNSORTED), o.on(VERIFY));
+                o.path(HGRM), o.on(REPORT_UNSORTED), o.on(VERIFY), verbosity(tool, o));
+    }
+
+    /** {@code --output}: perftest's values, each only on the tools that print that figure (its messages). */
+    private static Verbosity verbosity(Tool tool, ToolOptions o) {
+        if (!o.given(OUTPUT)) {
+            return Verbosity.FULL;
+        }
+        Verbosity v = Verbosity.ofOutput(o.text(OUTPUT));
+        require(v != null, "Invalid verbosity level output flag. Please use bandwidth, latency, message_rate");
+        require(!tool.bandwidth() || v != Verbosity.LATENCY,
+                "Output verbosity level for BW can be: bandwidth, message_rate");
+        require(tool.bandwidth() || v == Verbosity.LATENCY, "Output verbosity level for LAT can be: latency");
+        return v;
     }
 
     private static RunParameters.Limits limits(Tool tool, ToolOptions o) {

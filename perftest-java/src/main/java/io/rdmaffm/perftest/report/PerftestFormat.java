@@ -40,14 +40,15 @@ public final class PerftestFormat {
      * then shows the "Waiting for client" box.
      */
     public static String preamble(Tool tool, Role role) {
-        StringBuilder b = new StringBuilder();
-        if (tool.verb() == Verb.READ || tool.verb() == Verb.ATOMIC) {
-            b.append(RESULT_LINE);
-        }
-        if (role == Role.SERVER) {
-            b.append(WAITING_FOR_CLIENT);
-        }
-        return b.toString();
+        return role == Role.SERVER ? inlineDisabledLine(tool) + WAITING_FOR_CLIENT : inlineDisabledLine(tool);
+    }
+
+    /**
+     * The result line read and atomic tools print first: C prints it with its stderr warning that the device
+     * (Soft-RoCE, any it does not know) gets no inline data, whatever {@code --output} says.
+     */
+    public static String inlineDisabledLine(Tool tool) {
+        return tool.verb() == Verb.READ || tool.verb() == Verb.ATOMIC ? RESULT_LINE : "";
     }
 
     /** The banner title: 20 spaces, verb, atomic type, "Bidirectional", "Post List", BW/Latency, "Test". */
@@ -190,16 +191,22 @@ public final class PerftestFormat {
 
     /**
      * What {@code -U} prints before a latency row: every round trip of {@code iters} post stamps (ns), unsorted,
-     * numbered from 1 in {@code %g}, then the result line and the table header again, as perftest does.
+     * numbered from 1 in {@code %g}, then (at full verbosity) the result line and the table header again, as
+     * perftest does.
      */
-    public static String unsortedSamples(long[] tposted, int iters, int rttFactor) {
+    public static String unsortedSamples(long[] tposted, int iters, int rttFactor, boolean withHeader) {
         StringBuilder b = new StringBuilder(32 * iters).append("#, usec\n");
         double nanosPerUnit = 1000.0 * rttFactor;
         for (int i = 0; i < iters - 1; i++) {
             b.append(i + 1).append(", ").append(CFormat.general((tposted[i + 1] - tposted[i]) / nanosPerUnit))
                     .append('\n');
         }
-        return b.append(RESULT_LINE).append(LAT_HEADER).toString();
+        return withHeader ? b.append(RESULT_LINE).append(LAT_HEADER).toString() : b.toString();
+    }
+
+    /** The one figure {@code --output} prints for a row: C's {@code "%lf\n"}. */
+    public static String figure(double v) {
+        return CFormat.fixed(v, 6) + "\n";
     }
 
     /** One latency row (iteration mode); note the TABs perftest's format string contains. */

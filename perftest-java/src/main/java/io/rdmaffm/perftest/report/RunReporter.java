@@ -8,6 +8,7 @@ import io.rdmaffm.perftest.vocab.Mismatch;
 import io.rdmaffm.perftest.vocab.Role;
 import io.rdmaffm.perftest.vocab.Tool;
 import io.rdmaffm.perftest.vocab.Verb;
+import io.rdmaffm.perftest.vocab.Verbosity;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -31,6 +32,7 @@ public final class RunReporter {
     private final Tool tool;
     private final Role role;
     private final BwUnit unit;
+    private final Verbosity verbosity;
     private final PrintWriter out;
     private final LatencyOutput latency;
     private final List<BwReport> bwRows = new ArrayList<>();
@@ -57,11 +59,18 @@ public final class RunReporter {
     public record LatencyOutput(Path hgrmFile, boolean hgrmPerSize, boolean printUnsorted) {
     }
 
-    /** A reporter for one side ({@code role}) of {@code tool}, printing to {@code out}. */
+    /** A reporter for one side ({@code role}) of {@code tool}, printing everything to {@code out}. */
     public RunReporter(Tool tool, Role role, BwUnit unit, PrintWriter out, LatencyOutput latency) {
+        this(tool, role, unit, Verbosity.FULL, out, latency);
+    }
+
+    /** A reporter for one side of {@code tool}, printing to {@code out} what {@code verbosity} asks for. */
+    public RunReporter(Tool tool, Role role, BwUnit unit, Verbosity verbosity, PrintWriter out,
+            LatencyOutput latency) {
         this.tool = tool;
         this.role = role;
         this.unit = unit;
+        this.verbosity = verbosity;
         this.out = out;
         this.latency = latency;
     }
@@ -71,37 +80,44 @@ public final class RunReporter {
         out.flush();
     }
 
+    /** Prints {@code s} only at full verbosity: {@code --output} leaves nothing but its figures. */
+    private void printFull(String s) {
+        if (verbosity.full()) {
+            print(s);
+        }
+    }
+
     /** What the tool prints before it connects (read/atomic: a result line; the server: "Waiting for client"). */
     public void preamble() {
-        print(PerftestFormat.preamble(tool, role));
+        print(verbosity.full() ? PerftestFormat.preamble(tool, role) : PerftestFormat.inlineDisabledLine(tool));
     }
 
     /** The banner (kept for the JSON document). */
     public void banner(BannerInfo info) {
         banner = info;
-        print(PerftestFormat.banner(info));
+        printFull(PerftestFormat.banner(info));
     }
 
     /** What the {@code -R} server prints after its banner. */
     public void rdmaCmServerWaiting() {
-        print(PerftestFormat.rdmaCmServerWaiting());
+        printFull(PerftestFormat.rdmaCmServerWaiting());
     }
 
     /** The address lines of one side's QPs ("local" or "remote"). */
     public void addresses(String side, PingPongDest[] dests, boolean withGid, boolean rdmaCm) {
-        print(PerftestFormat.addresses(side, dests, tool.verb(), withGid, rdmaCm));
+        printFull(PerftestFormat.addresses(side, dests, tool.verb(), withGid, rdmaCm));
     }
 
     /** The result line and the table header. */
     public void header(boolean duration) {
-        print(PerftestFormat.RESULT_LINE);
-        print(tool.bandwidth() ? PerftestFormat.bwHeader(unit)
+        printFull(PerftestFormat.RESULT_LINE);
+        printFull(tool.bandwidth() ? PerftestFormat.bwHeader(unit)
                 : duration ? PerftestFormat.LAT_DURATION_HEADER : PerftestFormat.LAT_HEADER);
     }
 
     /** The closing result line. */
     public void footer() {
-        print(PerftestFormat.RESULT_LINE);
+        printFull(PerftestFormat.RESULT_LINE);
     }
 
     /** One bandwidth row this side did not measure (the client's, printed by a server). */
@@ -113,7 +129,12 @@ public final class RunReporter {
     public void bwRow(BwReport r, RowExtras measured) {
         bwRows.add(r);
         extras.add(measured);
-        print(PerftestFormat.bwRow(r, unit));
+        print(switch (verbosity) {
+            case FULL -> PerftestFormat.bwRow(r, unit);
+            case BANDWIDTH -> PerftestFormat.figure(r.bwAvg());
+            case MESSAGE_RATE -> PerftestFormat.figure(r.msgRate());
+            case LATENCY -> throw new IllegalStateException("--output=latency on a bandwidth tool");
+        });
     }
 
     /**
@@ -125,9 +146,9 @@ public final class RunReporter {
         LatencyResult res = LatencyArithmetic.iterations(tposted, iters, verb, 1000.0);
         latRows.add(new LatencyRow(size, iters, res));
         if (latency.printUnsorted()) {
-            print(PerftestFormat.unsortedSamples(tposted, iters, verb.latencyRttFactor()));
+            print(PerftestFormat.unsortedSamples(tposted, iters, verb.latencyRttFactor(), verbosity.full()));
         }
-        print(PerftestFormat.latencyRow(size, iters, res));
+        print(verbosity.full() ? PerftestFormat.latencyRow(size, iters, res) : PerftestFormat.figure(res.avg()));
         if (histogram == null) {
             histogram = new Histogram(HISTOGRAM_MAX_NANOS, 3);
         }
@@ -151,7 +172,8 @@ public final class RunReporter {
         durationResult = d;
         durationSize = size;
         durationCount = count;
-        print(PerftestFormat.latencyDurationRow(size, count, d.avgUsec(), d.tps()));
+        print(verbosity.full() ? PerftestFormat.latencyDurationRow(size, count, d.avgUsec(), d.tps())
+                : PerftestFormat.figure(d.avgUsec()));
     }
 
     /** The lines of one {@code --verify} check: each finding, then the run's total so far. */
@@ -187,7 +209,7 @@ public final class RunReporter {
         windows = activity;
         WindowActivity total = RunDocumentParts.total(activity);
         if (total != null && !total.quiet()) {
-            print(total.summaryLine());
+            printFull(total.summaryLine());
         }
     }
 

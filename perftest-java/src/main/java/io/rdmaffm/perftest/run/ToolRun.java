@@ -49,7 +49,8 @@ public final class ToolRun {
             // Recording starts before the warm-up, so JFR's own start-up work is over before any window opens.
             try (OpenDevice dev = OpenDevice.open(p); WindowRecorder windows = WindowRecorder.start()) {
                 RunPlan plan = RunPlan.derive(p, dev.facts());
-                RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(), out,
+                RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(),
+                        p.output().verbosity(), out,
                         new RunReporter.LatencyOutput(p.output().hgrmFile(), plan.sizes().size() > 1,
                                 p.output().printUnsorted()));
                 reporter.preamble();

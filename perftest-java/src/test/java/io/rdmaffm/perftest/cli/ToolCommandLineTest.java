@@ -48,6 +48,9 @@ class ToolCommandLineTest {
         "ib_atomic_lat -d dev0 -A XOR|atomic type (-A) must be CMP_AND_SWAP or FETCH_AND_ADD",
         "ib_write_bw -d dev0 -l 3 -n 1000|iterations (-n) must be a multiple of the post list (-l)",
         "ib_send_bw -d dev0 -x 300|invalid -x/--gid-index 300",
+        "ib_write_bw -d dev0 --output=latency|Output verbosity level for BW can be: bandwidth, message_rate",
+        "ib_send_lat -d dev0 --output bandwidth|Output verbosity level for LAT can be: latency",
+        "ib_read_bw -d dev0 --output=foo|Invalid verbosity level output flag",
     })
     void badInputIsOneClearLineAndExitTwo(String command, String expected) {
         Result r = run(command.split(" "));

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rdmaffm.perftest.vocab.Connection;
 import io.rdmaffm.perftest.vocab.Tool;
+import io.rdmaffm.perftest.vocab.Verbosity;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -85,7 +86,7 @@ class ParameterRulesTest {
                 .with(SIZE, "4K").with(QPS, 2).with(BIDIRECTIONAL).with(TX_DEPTH, 64)
                 .with(CQ_MODERATION, 8).with(INLINE_SIZE, 64).with(MTU, 1024).with(EVENTS)
                 .with(REPORT_GBITS).with(VERIFY).with(WARMUP, 0).with(SERVICE_LEVEL, 3)
-                .with(COMM_RDMA_CM)).describe("clock");
+                .with(COMM_RDMA_CM).with(OUTPUT, "message_rate")).describe("clock");
         java.util.Map<String, Object> expected = new java.util.HashMap<>();
         expected.putAll(java.util.Map.of("tool", "ib_send_bw", "role", "client", "server", "10.0.0.2", "device", "rxe0",
                 "ib_port", 1, "gid_index", -1, "tcp_port", 18515, "size", 4096L, "iterations", 1000L, "duration_s", 0));
@@ -95,8 +96,30 @@ class ParameterRulesTest {
         expected.putAll(java.util.Map.of("post_list", 1, "mtu", 1024, "events", true, "atomic_type", "FETCH_AND_ADD",
                 "outstanding_reads", 0, "qp_timeout", 14, "sl", 3, "report_gbits", true, "verify", true,
                 "warmup_iterations", 0));
+        expected.put("output", "message_rate");
         expected.put("clock", "clock");
         assertEquals(expected, m);
+    }
+
+    @Test
+    void outputSelectsOneFigurePerToolKind() {
+        assertEquals(Verbosity.FULL, ParameterRules.check(Tool.WRITE_BW, new ToolOptions()).output().verbosity());
+        assertEquals("full", ParameterRules.check(Tool.SEND_LAT, new ToolOptions()).describe("c").get("output"));
+        assertEquals(Verbosity.BANDWIDTH, ParameterRules.check(Tool.READ_BW,
+                new ToolOptions().with(OUTPUT, "bandwidth")).output().verbosity());
+        assertEquals(Verbosity.MESSAGE_RATE, ParameterRules.check(Tool.SEND_BW,
+                new ToolOptions().with(OUTPUT, "message_rate")).output().verbosity());
+        assertEquals(Verbosity.LATENCY, ParameterRules.check(Tool.ATOMIC_LAT,
+                new ToolOptions().with(OUTPUT, "latency")).output().verbosity());
+        // perftest's own messages (it exits 1 for the first two; a bad value is exit 2 here as everywhere)
+        assertRefused("Output verbosity level for BW can be: bandwidth, message_rate", Tool.WRITE_BW,
+                new ToolOptions().with(OUTPUT, "latency"));
+        assertRefused("Output verbosity level for LAT can be: latency", Tool.WRITE_LAT,
+                new ToolOptions().with(OUTPUT, "bandwidth"));
+        assertRefused("Output verbosity level for LAT can be: latency", Tool.READ_LAT,
+                new ToolOptions().with(OUTPUT, "message_rate"));
+        assertRefused("Invalid verbosity level output flag. Please use bandwidth, latency, message_rate",
+                Tool.WRITE_BW, new ToolOptions().with(OUTPUT, "Bandwidth"));
     }
 
     @Test
