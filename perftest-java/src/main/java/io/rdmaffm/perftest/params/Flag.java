@@ -85,6 +85,9 @@ public enum Flag {
     CQ_MODERATION(integer("N", "Signal every N-th work request (default: 100).").on(Tools.BANDWIDTH).byDefault(0)
             .range(1, 1024, "CQ moderation (-Q) must be 1..1024").json("cq_moderation"), "-Q", "--cq-mod"),
     NO_PEAK(flag("Do not compute the peak bandwidth.").on(Tools.BANDWIDTH), "-N", "--noPeak"),
+    // perftest ignores it without -b, and with -a (it is printed after one size only).
+    REPORT_BOTH(flag("With -b: also print each side's own figures (not with -a).").on(Tools.BANDWIDTH)
+            .json("report_both"), "--report-both"),
 
     // ---- latency tools ----
     REPORT_UNSORTED(flag("Print every sample, unsorted.").on(Tools.LATENCY), "-U", "--report-unsorted"),
@@ -115,7 +118,6 @@ public enum Flag {
     TOS(refused(Kind.STRING), "-T", "--tos"),
     SRQ(refused(Kind.BOOLEAN), "--use-srq"),
     RUN_INFINITELY(refused(Kind.BOOLEAN), "--run_infinitely"),
-    REPORT_BOTH(refused(Kind.BOOLEAN), "--report-both"),
     REPORT_PER_PORT(refused(Kind.BOOLEAN), "--report-per-port"),
     CPU_UTIL(refused(Kind.BOOLEAN), "--cpu_util"),
     LATENCY_GAP(refused(Kind.STRING), "--latency_gap"),

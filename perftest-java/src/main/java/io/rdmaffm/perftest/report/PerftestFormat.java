@@ -173,6 +173,11 @@ public final class PerftestFormat {
         return unit == BwUnit.MB_PER_SEC ? BW_HEADER_MB : BW_HEADER_GB;
     }
 
+    /** What {@code --report-both} prints before one side's row: "Local" or "Remote" between result lines. */
+    public static String sideHeader(String side, BwUnit unit) {
+        return RESULT_LINE + "\n " + side + " results: \n" + RESULT_LINE + bwHeader(unit);
+    }
+
     /**
      * One BW row. With Gb/s and an average under 0.1 perftest switches to six decimals everywhere
      * ({@code REPORT_FMT_EXT}).

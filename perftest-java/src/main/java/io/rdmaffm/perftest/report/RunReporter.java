@@ -129,12 +129,25 @@ public final class RunReporter {
     public void bwRow(BwReport r, RowExtras measured) {
         bwRows.add(r);
         extras.add(measured);
-        print(switch (verbosity) {
+        print(bwRowText(r));
+    }
+
+    /**
+     * {@code --report-both}, after a bidirectional row (the sum): this side's own figures and the peer's, each
+     * under its own header. Not in the JSON rows; C prints these headers even with {@code --output}.
+     */
+    public void bothSides(BwReport local, BwReport remote) {
+        print(PerftestFormat.sideHeader("Local", unit) + bwRowText(local));
+        print(PerftestFormat.sideHeader("Remote", unit) + bwRowText(remote));
+    }
+
+    private String bwRowText(BwReport r) {
+        return switch (verbosity) {
             case FULL -> PerftestFormat.bwRow(r, unit);
             case BANDWIDTH -> PerftestFormat.figure(r.bwAvg());
             case MESSAGE_RATE -> PerftestFormat.figure(r.msgRate());
             case LATENCY -> throw new IllegalStateException("--output=latency on a bandwidth tool");
-        });
+        };
     }
 
     /**

@@ -10,6 +10,7 @@ import io.rdmaffm.perftest.exchange.PingPongDest;
 import io.rdmaffm.perftest.exchange.ScriptRunner;
 import io.rdmaffm.perftest.exchange.Step;
 import io.rdmaffm.perftest.exchange.SysData;
+import io.rdmaffm.perftest.params.Flag;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.report.BannerInfo;
@@ -141,7 +142,12 @@ final class ToolParticipant implements ScriptRunner.Participant {
                     reporter.bwRow(lastPeerReport);
                 }
             }
-            case PRINT_SUM_ROW -> reporter.bwRow(localReports[sizeIndex].plus(lastPeerReport), lastMeasured);
+            case PRINT_SUM_ROW -> {
+                reporter.bwRow(localReports[sizeIndex].plus(lastPeerReport), lastMeasured);
+                if (p.on(Flag.REPORT_BOTH) && !p.workload().allSizes()) {
+                    reporter.bothSides(localReports[sizeIndex], lastPeerReport);
+                }
+            }
             case FOOTER -> reporter.footer();
             default -> throw new IllegalStateException("unexpected local step " + step);
         }

@@ -86,7 +86,7 @@ class ParameterRulesTest {
                 .with(SIZE, "4K").with(QPS, 2).with(BIDIRECTIONAL).with(TX_DEPTH, 64)
                 .with(CQ_MODERATION, 8).with(INLINE_SIZE, 64).with(MTU, 1024).with(EVENTS)
                 .with(REPORT_GBITS).with(VERIFY).with(WARMUP, 0).with(SERVICE_LEVEL, 3)
-                .with(COMM_RDMA_CM).with(OUTPUT, "message_rate")).describe("clock");
+                .with(COMM_RDMA_CM).with(OUTPUT, "message_rate").with(REPORT_BOTH)).describe("clock");
         java.util.Map<String, Object> expected = new java.util.HashMap<>();
         expected.putAll(java.util.Map.of("tool", "ib_send_bw", "role", "client", "server", "10.0.0.2", "device", "rxe0",
                 "ib_port", 1, "gid_index", -1, "tcp_port", 18515, "size", 4096L, "iterations", 1000L, "duration_s", 0));
@@ -97,6 +97,7 @@ class ParameterRulesTest {
                 "outstanding_reads", 0, "qp_timeout", 14, "sl", 3, "report_gbits", true, "verify", true,
                 "warmup_iterations", 0));
         expected.put("output", "message_rate");
+        expected.put("report_both", true);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
