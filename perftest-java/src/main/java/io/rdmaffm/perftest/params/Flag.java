@@ -35,6 +35,8 @@ public enum Flag {
             .range(1, Integer.MAX_VALUE, "duration (-D) must be a positive number of seconds").json("duration_s"),
             "-D", "--duration"),
     MARGIN(integer("SEC", "Warm-up/cool-down margin of -D (default: D/4).").json("margin_s"), "-f", "--margin"),
+    CPU_UTIL(flag("With -D: print the CPU utilization of the sample window (user / (user + idle) of /proc/stat).")
+            .json("cpu_util"), "--cpu_util"),
     TX_DEPTH(integer("N", "Send queue depth.").byDefault(128, 1).range(1, 15000, "tx depth (-t) must be 1..15000")
             .json("tx_depth"), "-t", "--tx-depth"),
     RX_DEPTH(integer("N", "Receive queue depth (send tools).").byDefault(512)
@@ -119,7 +121,6 @@ public enum Flag {
     SRQ(refused(Kind.BOOLEAN), "--use-srq"),
     RUN_INFINITELY(refused(Kind.BOOLEAN), "--run_infinitely"),
     REPORT_PER_PORT(refused(Kind.BOOLEAN), "--report-per-port"),
-    CPU_UTIL(refused(Kind.BOOLEAN), "--cpu_util"),
     LATENCY_GAP(refused(Kind.STRING), "--latency_gap"),
     MMAP(refused(Kind.STRING), "--mmap"),
     MMAP_OFFSET(refused(Kind.STRING), "--mmap-offset"),

@@ -115,6 +115,8 @@ public final class ParameterRules {
     private static void duration(Tool tool, ToolOptions o, RunParameters.Workload.Builder w) {
         if (!o.given(DURATION)) {
             require(!o.given(MARGIN), "-f/--margin needs -D");
+            // perftest warns with this line and runs without the column; a flag here never goes without effect.
+            require(!o.on(CPU_UTIL), "CPU Utilization works only with Duration mode (-D)");
             w.durationSeconds(0).marginSeconds(0);
             return;
         }

@@ -173,6 +173,16 @@ public final class PerftestFormat {
         return unit == BwUnit.MB_PER_SEC ? BW_HEADER_MB : BW_HEADER_GB;
     }
 
+    /** A table header (ending in a newline) with {@code --cpu_util}'s column. */
+    public static String withCpuUtilHeader(String header) {
+        return header.substring(0, header.length() - 1) + "    CPU_Util[%]\n";
+    }
+
+    /** A row (ending in a newline) with {@code --cpu_util}'s figure: C's {@code "\t    %-3.2f\n"}. */
+    public static String withCpuUtil(String row, float percent) {
+        return row.substring(0, row.length() - 1) + "\t    " + CFormat.fixedLeft(percent, 3, 2) + "\n";
+    }
+
     /** What {@code --report-both} prints before one side's row: "Local" or "Remote" between result lines. */
     public static String sideHeader(String side, BwUnit unit) {
         return RESULT_LINE + "\n " + side + " results: \n" + RESULT_LINE + bwHeader(unit);

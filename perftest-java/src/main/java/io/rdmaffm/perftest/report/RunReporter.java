@@ -33,6 +33,9 @@ public final class RunReporter {
     private final Role role;
     private final BwUnit unit;
     private final Verbosity verbosity;
+    private final boolean cpuColumn;
+    /** {@code --cpu_util}: this side's figure for the rows that follow (0 until it measured one, as in C). */
+    private float cpuUtil;
     private final PrintWriter out;
     private final LatencyOutput latency;
     private final List<BwReport> bwRows = new ArrayList<>();
@@ -61,16 +64,20 @@ public final class RunReporter {
 
     /** A reporter for one side ({@code role}) of {@code tool}, printing everything to {@code out}. */
     public RunReporter(Tool tool, Role role, BwUnit unit, PrintWriter out, LatencyOutput latency) {
-        this(tool, role, unit, Verbosity.FULL, out, latency);
+        this(tool, role, unit, Verbosity.FULL, false, out, latency);
     }
 
-    /** A reporter for one side of {@code tool}, printing to {@code out} what {@code verbosity} asks for. */
-    public RunReporter(Tool tool, Role role, BwUnit unit, Verbosity verbosity, PrintWriter out,
+    /**
+     * A reporter for one side of {@code tool}, printing to {@code out} what {@code verbosity} asks for, with
+     * perftest's CPU_Util column when {@code cpuColumn} ({@code --cpu_util}).
+     */
+    public RunReporter(Tool tool, Role role, BwUnit unit, Verbosity verbosity, boolean cpuColumn, PrintWriter out,
             LatencyOutput latency) {
         this.tool = tool;
         this.role = role;
         this.unit = unit;
         this.verbosity = verbosity;
+        this.cpuColumn = cpuColumn;
         this.out = out;
         this.latency = latency;
     }
@@ -111,8 +118,21 @@ public final class RunReporter {
     /** The result line and the table header. */
     public void header(boolean duration) {
         printFull(PerftestFormat.RESULT_LINE);
-        printFull(tool.bandwidth() ? PerftestFormat.bwHeader(unit)
-                : duration ? PerftestFormat.LAT_DURATION_HEADER : PerftestFormat.LAT_HEADER);
+        printFull(withCpuColumn(tool.bandwidth() ? PerftestFormat.bwHeader(unit)
+                : duration ? PerftestFormat.LAT_DURATION_HEADER : PerftestFormat.LAT_HEADER));
+    }
+
+    /** {@code --cpu_util}: the CPU utilization this side measured, in percent, for the rows that follow. */
+    public void cpuUtil(float percent) {
+        cpuUtil = percent;
+    }
+
+    private String withCpuColumn(String header) {
+        return cpuColumn ? PerftestFormat.withCpuUtilHeader(header) : header;
+    }
+
+    private String withCpuFigure(String row) {
+        return cpuColumn ? PerftestFormat.withCpuUtil(row, cpuUtil) : row;
     }
 
     /** The closing result line. */
@@ -137,13 +157,13 @@ public final class RunReporter {
      * under its own header. Not in the JSON rows; C prints these headers even with {@code --output}.
      */
     public void bothSides(BwReport local, BwReport remote) {
-        print(PerftestFormat.sideHeader("Local", unit) + bwRowText(local));
-        print(PerftestFormat.sideHeader("Remote", unit) + bwRowText(remote));
+        print(withCpuColumn(PerftestFormat.sideHeader("Local", unit)) + bwRowText(local));
+        print(withCpuColumn(PerftestFormat.sideHeader("Remote", unit)) + bwRowText(remote));
     }
 
     private String bwRowText(BwReport r) {
         return switch (verbosity) {
-            case FULL -> PerftestFormat.bwRow(r, unit);
+            case FULL -> withCpuFigure(PerftestFormat.bwRow(r, unit));
             case BANDWIDTH -> PerftestFormat.figure(r.bwAvg());
             case MESSAGE_RATE -> PerftestFormat.figure(r.msgRate());
             case LATENCY -> throw new IllegalStateException("--output=latency on a bandwidth tool");
@@ -185,7 +205,7 @@ public final class RunReporter {
         durationResult = d;
         durationSize = size;
         durationCount = count;
-        print(verbosity.full() ? PerftestFormat.latencyDurationRow(size, count, d.avgUsec(), d.tps())
+        print(verbosity.full() ? withCpuFigure(PerftestFormat.latencyDurationRow(size, count, d.avgUsec(), d.tps()))
                 : PerftestFormat.figure(d.avgUsec()));
     }
 

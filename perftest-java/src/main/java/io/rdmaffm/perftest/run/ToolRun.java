@@ -11,6 +11,7 @@ import io.rdmaffm.perftest.exchange.KeyMessage;
 import io.rdmaffm.perftest.exchange.PerftestExchange;
 import io.rdmaffm.perftest.exchange.ScriptRunner;
 import io.rdmaffm.perftest.exchange.TcpExchangeChannel;
+import io.rdmaffm.perftest.params.Flag;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.jvm.WindowRecorder;
@@ -50,7 +51,7 @@ public final class ToolRun {
             try (OpenDevice dev = OpenDevice.open(p); WindowRecorder windows = WindowRecorder.start()) {
                 RunPlan plan = RunPlan.derive(p, dev.facts());
                 RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(),
-                        p.output().verbosity(), out,
+                        p.output().verbosity(), p.on(Flag.CPU_UTIL), out,
                         new RunReporter.LatencyOutput(p.output().hgrmFile(), plan.sizes().size() > 1,
                                 p.output().printUnsorted()));
                 reporter.preamble();

@@ -98,6 +98,7 @@ class ParameterRulesTest {
                 "warmup_iterations", 0));
         expected.put("output", "message_rate");
         expected.put("report_both", true);
+        expected.put("cpu_util", false);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
@@ -126,6 +127,10 @@ class ParameterRulesTest {
     @Test
     void rulesOnlyTheValidatorKnows() {
         assertRefused("-f/--margin needs -D", Tool.WRITE_BW, new ToolOptions().with(MARGIN, 1));
+        assertRefused("CPU Utilization works only with Duration mode (-D)", Tool.SEND_LAT,
+                new ToolOptions().with(CPU_UTIL));
+        assertTrue(ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(CPU_UTIL).with(DURATION, 4))
+                .on(CPU_UTIL));
         assertRefused("Multiple QPs only available on bw tests", Tool.SEND_LAT, new ToolOptions().with(QPS, 2));
         assertRefused("-U (--report-unsorted) is available only on latency tests", Tool.WRITE_BW,
                 new ToolOptions().with(REPORT_UNSORTED));

@@ -36,7 +36,8 @@ class ReportBothTest {
         BwReport remote = report(rows.get(2));
 
         StringWriter text = new StringWriter();
-        RunReporter r = new RunReporter(Tool.WRITE_BW, role, BwUnit.MB_PER_SEC, Verbosity.FULL, new PrintWriter(text),
+        RunReporter r = new RunReporter(Tool.WRITE_BW, role, BwUnit.MB_PER_SEC, Verbosity.FULL, false,
+                new PrintWriter(text),
                 new RunReporter.LatencyOutput(null, false, false));
         r.bwRow(local.plus(remote), null);
         r.bothSides(local, remote);
@@ -51,7 +52,7 @@ class ReportBothTest {
     @EnumSource(value = Verbosity.class, names = {"BANDWIDTH", "MESSAGE_RATE"})
     void withOutputTheRowsAreFiguresButTheHeadersStayAsInC(Verbosity v) {
         StringWriter text = new StringWriter();
-        RunReporter r = new RunReporter(Tool.READ_BW, Role.CLIENT, BwUnit.GB_PER_SEC, v, new PrintWriter(text),
+        RunReporter r = new RunReporter(Tool.READ_BW, Role.CLIENT, BwUnit.GB_PER_SEC, v, false, new PrintWriter(text),
                 new RunReporter.LatencyOutput(null, false, false));
         r.bothSides(new BwReport(8, 100, 2, 1.5, 0.25), new BwReport(8, 100, 4, 2.5, 0.75));
         String local = v == Verbosity.BANDWIDTH ? "1.500000\n" : "0.250000\n";
