@@ -219,6 +219,25 @@ public final class PerftestFormat {
         return withHeader ? b.append(RESULT_LINE).append(LAT_HEADER).toString() : b.toString();
     }
 
+    /**
+     * What {@code -H} prints before a latency row: the round trips of {@code iters} post stamps (ns) the row is
+     * computed from (all but the two largest), sorted, numbered from 1 in {@code %g}.
+     */
+    public static String sortedSamples(long[] tposted, int iters, int rttFactor) {
+        long[] deltas = new long[iters - 1];
+        for (int i = 0; i < deltas.length; i++) {
+            deltas[i] = tposted[i + 1] - tposted[i];
+        }
+        java.util.Arrays.sort(deltas);
+        int kept = deltas.length - LatencyArithmetic.MEASURE_TAIL;
+        StringBuilder b = new StringBuilder(32 * Math.max(kept, 1)).append("#, usec\n");
+        double nanosPerUnit = 1000.0 * rttFactor;
+        for (int i = 0; i < kept; i++) {
+            b.append(i + 1).append(", ").append(CFormat.general(deltas[i] / nanosPerUnit)).append('\n');
+        }
+        return b.toString();
+    }
+
     /** The one figure {@code --output} prints for a row: C's {@code "%lf\n"}. */
     public static String figure(double v) {
         return CFormat.fixed(v, 6) + "\n";

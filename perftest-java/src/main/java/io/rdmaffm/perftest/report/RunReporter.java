@@ -58,8 +58,9 @@ public final class RunReporter {
      * @param hgrmFile      {@code --hgrm}, or null
      * @param hgrmPerSize   one file per message size ({@code FILE.<size>}, with {@code -a})
      * @param printUnsorted {@code -U}: every latency sample before the row
+     * @param printSorted   {@code -H}: the samples the row is computed from, sorted, before the row (after -U's)
      */
-    public record LatencyOutput(Path hgrmFile, boolean hgrmPerSize, boolean printUnsorted) {
+    public record LatencyOutput(Path hgrmFile, boolean hgrmPerSize, boolean printUnsorted, boolean printSorted) {
     }
 
     /** A reporter for one side ({@code role}) of {@code tool}, printing everything to {@code out}. */
@@ -172,14 +173,21 @@ public final class RunReporter {
 
     /**
      * One latency row from the post timestamps of {@code iters} round trips; with {@code -U} every sample first,
-     * with {@code --hgrm} the distribution to its file.
+     * with {@code -H} the kept samples sorted, then (at full verbosity) the table header again, as perftest prints
+     * them; with {@code --hgrm} the distribution to its file.
      */
     public void latencyRow(long size, int iters, long[] tposted, int window) throws IOException {
         Verb verb = tool.verb();
         LatencyResult res = LatencyArithmetic.iterations(tposted, iters, verb, 1000.0);
         latRows.add(new LatencyRow(size, iters, res));
         if (latency.printUnsorted()) {
-            print(PerftestFormat.unsortedSamples(tposted, iters, verb.latencyRttFactor(), verbosity.full()));
+            print(PerftestFormat.unsortedSamples(tposted, iters, verb.latencyRttFactor(), false));
+        }
+        if (latency.printSorted()) {
+            print(PerftestFormat.sortedSamples(tposted, iters, verb.latencyRttFactor()));
+        }
+        if (latency.printUnsorted() || latency.printSorted()) {
+            printFull(PerftestFormat.RESULT_LINE + PerftestFormat.LAT_HEADER);
         }
         print(verbosity.full() ? PerftestFormat.latencyRow(size, iters, res) : PerftestFormat.figure(res.avg()));
         if (histogram == null) {

@@ -53,7 +53,7 @@ public final class ToolRun {
                 RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(),
                         p.output().verbosity(), p.on(Flag.CPU_UTIL), out,
                         new RunReporter.LatencyOutput(p.output().hgrmFile(), plan.sizes().size() > 1,
-                                p.output().printUnsorted()));
+                                p.output().printUnsorted(), p.on(Flag.HISTOGRAM)));
                 reporter.preamble();
                 ExchangeTimeouts timeouts = timeouts(p);
                 try (ExchangeChannel channel = channel(p, plan, dev, listener, timeouts, reporter);

@@ -52,6 +52,7 @@ class ToolCommandLineTest {
         "ib_send_lat -d dev0 --output bandwidth|Output verbosity level for LAT can be: latency",
         "ib_read_bw -d dev0 --output=foo|Invalid verbosity level output flag",
         "ib_read_bw -d dev0 --cpu_util|CPU Utilization works only with Duration mode (-D)",
+        "ib_write_bw -d dev0 -H|unknown option '-H'",
         "ib_write_lat -d dev0 --report-both|unknown option '--report-both'",
     })
     void badInputIsOneClearLineAndExitTwo(String command, String expected) {

@@ -99,6 +99,7 @@ class ParameterRulesTest {
         expected.put("output", "message_rate");
         expected.put("report_both", true);
         expected.put("cpu_util", false);
+        expected.put("report_histogram", false);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
@@ -127,6 +128,10 @@ class ParameterRulesTest {
     @Test
     void rulesOnlyTheValidatorKnows() {
         assertRefused("-f/--margin needs -D", Tool.WRITE_BW, new ToolOptions().with(MARGIN, 1));
+        assertEquals(true, ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(HISTOGRAM)).describe("c")
+                .get("report_histogram"));
+        assertEquals(false, ParameterRules.check(Tool.READ_LAT, new ToolOptions()).describe("c")
+                .get("report_histogram"));
         assertRefused("CPU Utilization works only with Duration mode (-D)", Tool.SEND_LAT,
                 new ToolOptions().with(CPU_UTIL));
         assertTrue(ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(CPU_UTIL).with(DURATION, 4))

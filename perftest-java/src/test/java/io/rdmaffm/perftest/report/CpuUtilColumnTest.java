@@ -26,7 +26,7 @@ class CpuUtilColumnTest {
     private static String table(Tool tool, Role role, Verbosity v, boolean cpuColumn, Consumer<RunReporter> rows) {
         StringWriter text = new StringWriter();
         RunReporter r = new RunReporter(tool, role, BwUnit.MB_PER_SEC, v, cpuColumn, new PrintWriter(text),
-                new RunReporter.LatencyOutput(null, false, false));
+                new RunReporter.LatencyOutput(null, false, false, false));
         r.header(true);
         rows.accept(r);
         r.footer();

@@ -37,7 +37,7 @@ class OutputFigureTest {
     private static String wholeRun(Tool tool, Role role, Verbosity v, Consumer<RunReporter> rows) {
         StringWriter text = new StringWriter();
         RunReporter r = new RunReporter(tool, role, BwUnit.MB_PER_SEC, v, false, new PrintWriter(text),
-                new RunReporter.LatencyOutput(null, false, false));
+                new RunReporter.LatencyOutput(null, false, false, false));
         PingPongDest[] dests = {new PingPongDest(0, 1, 0x11, 0x22, 0x33, 0x44L, new byte[16], 0)};
         r.preamble();
         r.banner(BannerInfo.builder(tool, role).device("rxe0").build());

@@ -38,7 +38,7 @@ class ReportBothTest {
         StringWriter text = new StringWriter();
         RunReporter r = new RunReporter(Tool.WRITE_BW, role, BwUnit.MB_PER_SEC, Verbosity.FULL, false,
                 new PrintWriter(text),
-                new RunReporter.LatencyOutput(null, false, false));
+                new RunReporter.LatencyOutput(null, false, false, false));
         r.bwRow(local.plus(remote), null);
         r.bothSides(local, remote);
         r.footer();
@@ -53,7 +53,7 @@ class ReportBothTest {
     void withOutputTheRowsAreFiguresButTheHeadersStayAsInC(Verbosity v) {
         StringWriter text = new StringWriter();
         RunReporter r = new RunReporter(Tool.READ_BW, Role.CLIENT, BwUnit.GB_PER_SEC, v, false, new PrintWriter(text),
-                new RunReporter.LatencyOutput(null, false, false));
+                new RunReporter.LatencyOutput(null, false, false, false));
         r.bothSides(new BwReport(8, 100, 2, 1.5, 0.25), new BwReport(8, 100, 4, 2.5, 0.75));
         String local = v == Verbosity.BANDWIDTH ? "1.500000\n" : "0.250000\n";
         String remote = v == Verbosity.BANDWIDTH ? "2.500000\n" : "0.750000\n";
