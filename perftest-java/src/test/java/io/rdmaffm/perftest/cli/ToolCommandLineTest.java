@@ -53,6 +53,8 @@ class ToolCommandLineTest {
         "ib_read_bw -d dev0 --output=foo|Invalid verbosity level output flag",
         "ib_read_bw -d dev0 --cpu_util|CPU Utilization works only with Duration mode (-D)",
         "ib_write_bw -d dev0 -H|unknown option '-H'",
+        "ib_write_bw -d dev0 --latency_gap=10|unknown option '--latency_gap=10'",
+        "ib_send_lat -d dev0 --latency_gap=-5|Latency gap time (--latency_gap) must be non-negative",
         "ib_write_lat -d dev0 --report-both|unknown option '--report-both'",
     })
     void badInputIsOneClearLineAndExitTwo(String command, String expected) {

@@ -100,6 +100,7 @@ class ParameterRulesTest {
         expected.put("report_both", true);
         expected.put("cpu_util", false);
         expected.put("report_histogram", false);
+        expected.put("latency_gap_us", 0);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
@@ -132,6 +133,10 @@ class ParameterRulesTest {
                 .get("report_histogram"));
         assertEquals(false, ParameterRules.check(Tool.READ_LAT, new ToolOptions()).describe("c")
                 .get("report_histogram"));
+        assertRefused("Latency gap time (--latency_gap) must be non-negative", Tool.READ_LAT,
+                new ToolOptions().with(LATENCY_GAP, -1));
+        assertEquals(7, ParameterRules.check(Tool.WRITE_LAT, new ToolOptions().with(LATENCY_GAP, 7)).describe("c")
+                .get("latency_gap_us"));
         assertRefused("CPU Utilization works only with Duration mode (-D)", Tool.SEND_LAT,
                 new ToolOptions().with(CPU_UTIL));
         assertTrue(ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(CPU_UTIL).with(DURATION, 4))
