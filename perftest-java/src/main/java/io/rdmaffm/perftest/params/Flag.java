@@ -74,6 +74,9 @@ public enum Flag {
             "--accept-timeout"),
     PEER_TIMEOUT(integer("SEC", "Seconds the passive side waits for the peer's measured run (default: 300, plus -D).")
             .byDefault(300), "--peer-timeout"),
+    WAIT_DESTROY(integer("SEC", "Wait SEC seconds after the run before releasing the QPs, CQs, MRs and PD "
+            + "(default: 0).").byDefault(0).range(0, Integer.MAX_VALUE, "--wait_destroy must be >= 0 seconds")
+            .json("wait_destroy_s"), "--wait_destroy"),
     DEBUG(flag("Print stack traces of errors."), "--debug"),
 
     // ---- bandwidth tools ----
@@ -141,7 +144,6 @@ public enum Flag {
     RETRY_COUNT(refused(Kind.STRING), "--retry_count"),
     OLD_POST_SEND(refused(Kind.BOOLEAN), "--use_old_post_send"),
     REVERSED(refused(Kind.BOOLEAN), "--reversed"),
-    WAIT_DESTROY(refused(Kind.STRING), "--wait_destroy"),
     INLINE_RECV(refused(Kind.STRING), "--inline_recv"),
     RECV_POST_LIST(refused(Kind.STRING), "--recv_post_list"),
     NO_VERSIONS(refused(Kind.BOOLEAN), "--dont_xchg_versions"),

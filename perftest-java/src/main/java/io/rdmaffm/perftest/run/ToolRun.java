@@ -66,6 +66,7 @@ public final class ToolRun {
                             p.workload().bidirectional(), p.endpoint().rdmaCm());
                     ScriptRunner.run(script, exchange, plan.sizes().size(),
                             new ToolParticipant(p, plan, dev, engine, reporter, progress));
+                    waitBeforeRelease((Integer) p.value(Flag.WAIT_DESTROY), out);
                 }
                 reporter.measuredWindows(windows.finish());
                 if (p.output().jsonFile() != null) {
@@ -75,6 +76,18 @@ public final class ToolRun {
                 }
                 return reporter.mismatches() == 0 ? 0 : 1;
             }
+        }
+    }
+
+    /**
+     * {@code --wait_destroy}: with every resource still held (the run's end handshake done), perftest's line, then
+     * the wait; the engine's resources are released after it.
+     */
+    static void waitBeforeRelease(int seconds, PrintWriter out) throws InterruptedException {
+        if (seconds > 0) {
+            out.print(" Waiting " + seconds + " seconds before releasing resources...\n");
+            out.flush();
+            Thread.sleep(seconds * 1000L);
         }
     }
 

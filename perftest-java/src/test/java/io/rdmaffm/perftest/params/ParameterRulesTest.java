@@ -101,6 +101,7 @@ class ParameterRulesTest {
         expected.put("cpu_util", false);
         expected.put("report_histogram", false);
         expected.put("latency_gap_us", 0);
+        expected.put("wait_destroy_s", 0);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
@@ -133,6 +134,8 @@ class ParameterRulesTest {
                 .get("report_histogram"));
         assertEquals(false, ParameterRules.check(Tool.READ_LAT, new ToolOptions()).describe("c")
                 .get("report_histogram"));
+        assertRefused("--wait_destroy must be >= 0 seconds", Tool.WRITE_BW, new ToolOptions().with(WAIT_DESTROY, -1));
+        assertEquals(3, ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(WAIT_DESTROY, 3)).value(WAIT_DESTROY));
         assertRefused("Latency gap time (--latency_gap) must be non-negative", Tool.READ_LAT,
                 new ToolOptions().with(LATENCY_GAP, -1));
         assertEquals(7, ParameterRules.check(Tool.WRITE_LAT, new ToolOptions().with(LATENCY_GAP, 7)).describe("c")
