@@ -47,6 +47,8 @@ public enum Flag {
     QP_TIMEOUT(integer("N", "QP ACK timeout exponent (default: 14).").byDefault(14)
             .range(0, 31, "QP timeout (-u) must be 0..31").json("qp_timeout"), "-u", "--qp-timeout"),
     SERVICE_LEVEL(integer("SL", "Service level (default: 0).").byDefault(0).json("sl"), "-S", "--sl"),
+    PKEY_INDEX(integer("IDX", "P_Key index of the QPs, in the port's P_Key table (default: 0).").byDefault(0)
+            .range(0, 65535, "invalid --pkey_index %d").json("pkey_index"), "--pkey_index"),
     EVENTS(flag("Wait for completion events instead of busy polling.").json("events"), "-e", "--events"),
     // perftest's -F silences its cpufreq warning; the loops' clock is calibrated at start and named in the JSON.
     CPU_FREQ(flag("Accepted for compatibility (the loops' clock is calibrated at start; --out_json names it)."),
@@ -140,7 +142,6 @@ public enum Flag {
     FORCE_LINK(refused(Kind.STRING), "--force-link"),
     IPV6(refused(Kind.BOOLEAN), "--ipv6"),
     TCLASS(refused(Kind.STRING), "--tclass"),
-    PKEY_INDEX(refused(Kind.STRING), "--pkey_index"),
     RETRY_COUNT(refused(Kind.STRING), "--retry_count"),
     OLD_POST_SEND(refused(Kind.BOOLEAN), "--use_old_post_send"),
     REVERSED(refused(Kind.BOOLEAN), "--reversed"),

@@ -57,6 +57,9 @@ public final class ParameterRules {
                 // perftest prints each side's own row here, without the report exchange of the iteration mode.
                 "-b with -D for ib_send_bw is not supported yet by perftest-java");
         boolean rdmaCm = rdmaCm(o, connection);
+        // perftest ignores it there; a flag here never goes without effect.
+        require(!rdmaCm || o.intFor(PKEY_INDEX, tool) == 0,
+                "--pkey_index with -R is not supported: rdma_cm chooses the P_Key from the route");
         w.inlineSize(o.intFor(INLINE_SIZE, tool)).cqModeration(o.intFor(CQ_MODERATION, tool))
                 .postList(postList(tool, o, tx, iterations));
         int mtu = mtu(tool, o);

@@ -54,6 +54,7 @@ class ToolCommandLineTest {
         "ib_read_bw -d dev0 --cpu_util|CPU Utilization works only with Duration mode (-D)",
         "ib_write_bw -d dev0 -H|unknown option '-H'",
         "ib_write_bw -d dev0 --latency_gap=10|unknown option '--latency_gap=10'",
+        "ib_send_bw -d dev0 -R --pkey_index=2|--pkey_index with -R is not supported",
         "ib_read_bw -d dev0 --wait_destroy=-1|--wait_destroy must be >= 0 seconds",
         "ib_send_lat -d dev0 --latency_gap=-5|Latency gap time (--latency_gap) must be non-negative",
         "ib_write_lat -d dev0 --report-both|unknown option '--report-both'",

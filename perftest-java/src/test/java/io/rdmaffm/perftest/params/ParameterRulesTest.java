@@ -102,6 +102,7 @@ class ParameterRulesTest {
         expected.put("report_histogram", false);
         expected.put("latency_gap_us", 0);
         expected.put("wait_destroy_s", 0);
+        expected.put("pkey_index", 0);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
@@ -134,6 +135,10 @@ class ParameterRulesTest {
                 .get("report_histogram"));
         assertEquals(false, ParameterRules.check(Tool.READ_LAT, new ToolOptions()).describe("c")
                 .get("report_histogram"));
+        assertRefused("--pkey_index with -R is not supported: rdma_cm chooses the P_Key from the route", Tool.WRITE_BW,
+                new ToolOptions().with(RDMA_CM).with(PKEY_INDEX, 1));
+        assertEquals(0, ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(RDMA_CM)).value(PKEY_INDEX));
+        assertRefused("invalid --pkey_index 70000", Tool.WRITE_BW, new ToolOptions().with(PKEY_INDEX, 70000));
         assertRefused("--wait_destroy must be >= 0 seconds", Tool.WRITE_BW, new ToolOptions().with(WAIT_DESTROY, -1));
         assertEquals(3, ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(WAIT_DESTROY, 3)).value(WAIT_DESTROY));
         assertRefused("Latency gap time (--latency_gap) must be non-negative", Tool.READ_LAT,
