@@ -51,6 +51,7 @@ final class LatencyLoops {
                 }
             }
             if (scnt < iters) {
+                gap(d, l.gapNanos());
                 m.tposted[(int) scnt] = d.nanoTime();
                 buf.set(JAVA_BYTE, postOff, (byte) ++scnt);
                 d.postSend(0, 1);
@@ -80,6 +81,7 @@ final class LatencyLoops {
                 }
             }
             if (scnt < iters) {
+                gap(d, l.gapNanos());
                 m.tposted[(int) scnt] = d.nanoTime();
                 scnt++;
                 d.postSend(0, 1);
@@ -92,6 +94,7 @@ final class LatencyLoops {
     static void oneSided(DataPath d, LatencySpec l, Measurement m) {
         signalEverySend(d, false);
         for (long scnt = 0; scnt < l.iterations(); scnt++) {
+            gap(d, l.gapNanos());
             m.tposted[(int) scnt] = d.nanoTime();
             d.postSend(0, 1);
             awaitSend(d, l, "operation");
@@ -129,6 +132,7 @@ final class LatencyLoops {
                     }
                 }
             }
+            gap(d, l.gapNanos());
             buf.set(JAVA_BYTE, postOff, (byte) ++scnt);
             d.postSend(0, 1);
             if (!clock.tick()) {
@@ -170,6 +174,7 @@ final class LatencyLoops {
                     break;
                 }
             }
+            gap(d, l.gapNanos());
             scnt++;
             d.postSend(0, 1);
             awaitSend(d, l, "send");
@@ -182,10 +187,21 @@ final class LatencyLoops {
         DurationClock clock = new DurationClock(d, l.durationNanos(), l.marginNanos());
         signalEverySend(d, false);
         do {
+            gap(d, l.gapNanos());
             d.postSend(0, 1);
             awaitSend(d, l, "operation");
         } while (clock.tick());
         clock.report(m);
+    }
+
+    /** {@code --latency_gap}: spins on the loop's clock for {@code nanos}, as perftest spins on its cycle counter. */
+    static void gap(DataPath d, long nanos) {
+        if (nanos > 0) {
+            long end = d.nanoTime() + nanos;
+            while (d.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+        }
     }
 
     /** QP 0's prepared request, every post signaled (latency loops wait for each completion). */

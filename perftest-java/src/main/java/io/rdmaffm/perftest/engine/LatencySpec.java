@@ -12,7 +12,8 @@ package io.rdmaffm.perftest.engine;
  * @param durationNanos duration mode: the whole run, 0 for iteration mode
  * @param marginNanos   duration mode: not counted at either end of the run
  * @param stallNanos    no progress for this long ends the run with a {@link RunFailure}
+ * @param gapNanos      {@code --latency_gap}: busy-wait before each post (and its timestamp), 0: none
  */
 record LatencySpec(long size, long iterations, int rxDepth, boolean server, boolean inline, long durationNanos,
-        long marginNanos, long stallNanos) {
+        long marginNanos, long stallNanos, long gapNanos) {
 }

@@ -59,6 +59,7 @@ final class LoopSpecs {
         boolean duration = timed && w.duration();
         return new LatencySpec(size, iters, rxDepth, server, size <= plan.inlineSize() && plan.inlineSize() > 0,
                 duration ? w.durationSeconds() * 1_000_000_000L : 0,
-                duration ? w.marginSeconds() * 1_000_000_000L : 0, stallNanos(p));
+                duration ? w.marginSeconds() * 1_000_000_000L : 0, stallNanos(p),
+                timed ? ((Integer) p.value(Flag.LATENCY_GAP)) * 1_000L : 0);
     }
 }

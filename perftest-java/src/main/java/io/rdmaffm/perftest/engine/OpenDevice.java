@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.engine;
 
+import io.rdmaffm.perftest.params.Flag;
 import io.rdmaffm.perftest.params.DeviceFacts;
 import io.rdmaffm.perftest.params.InvalidParameterException;
 import io.rdmaffm.perftest.params.RunParameters;
@@ -79,12 +80,29 @@ public final class OpenDevice implements AutoCloseable {
                 throw new IllegalStateException("port " + ibPort + " of " + name + " is " + port.state()
                         + ", not ACTIVE");
             }
+            checkPkeyIndex((Integer) p.value(Flag.PKEY_INDEX), port.pkeyTableLength(), name, ibPort, ctx);
             int gidIndex = gidIndex(p, ctx, port);
             GidEntry gid = gidIndex < 0 ? null : ctx.queryGid(ibPort, gidIndex);
             return new OpenDevice(name, ibPort, ctx, device, port, gidIndex, gid);
         } catch (RuntimeException e) {
             ctx.close();
             throw e;
+        }
+    }
+
+    /**
+     * {@code --pkey_index} against the port's P_Key table as the device reports it (pkey_tbl_len; Soft-RoCE has
+     * one entry): perftest checks only the device-wide max_pkeys and falls back to 0, which hides a wrong index.
+     */
+    static void checkPkeyIndex(int index, int tableLength, String name, int ibPort, Context ctx) {
+        if (index >= tableLength) {
+            throw new IllegalArgumentException("--pkey_index " + index + ": port " + ibPort + " of " + name + " has "
+                    + tableLength + " P_Key table entr" + (tableLength == 1 ? "y" : "ies") + " (pkey_tbl_len), index 0"
+                    + (tableLength > 1 ? ".." + (tableLength - 1) : "") + " only");
+        }
+        if (index > 0 && ctx.queryPkey(ibPort, index) == 0) {
+            throw new IllegalArgumentException("--pkey_index " + index + ": entry " + index + " of the P_Key table of "
+                    + name + " port " + ibPort + " is empty (P_Key 0)");
         }
     }
 

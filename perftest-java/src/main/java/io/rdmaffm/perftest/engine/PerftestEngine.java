@@ -4,6 +4,7 @@ import io.rdmaffm.perftest.exchange.PingPongDest;
 import io.rdmaffm.perftest.exchange.SysData;
 import io.rdmaffm.perftest.jvm.WindowRecorder;
 import io.rdmaffm.perftest.engine.memory.RunBuffer;
+import io.rdmaffm.perftest.params.Flag;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.vocab.BwReport;
@@ -206,7 +207,7 @@ public final class PerftestEngine implements AutoCloseable {
             qps = new QueuePair[numQps];
             for (int i = 0; i < numQps; i++) {
                 qps[i] = res.add(pd.createQueuePair(queuePairInit()));
-                QueuePairStates.init(qps[i], qpType, verb, dev.ibPort());
+                QueuePairStates.init(qps[i], qpType, verb, dev.ibPort(), (Integer) p.value(Flag.PKEY_INDEX));
             }
         }
         local = new PingPongDest[numQps];

@@ -31,10 +31,10 @@ final class QueuePairStates {
         return av;
     }
 
-    /** RESET to INIT with the remote access the verb needs (UD: the Q_Key). */
-    static void init(QueuePair qp, QueuePairType type, Verb verb, int ibPort) {
+    /** RESET to INIT with the remote access the verb needs (UD: the Q_Key), on P_Key index {@code pkeyIndex}. */
+    static void init(QueuePair qp, QueuePairType type, Verb verb, int ibPort, int pkeyIndex) {
         if (type == QueuePairType.UD) {
-            qp.modify(QueuePairAttributes.initUd(ibPort, UD_QKEY));
+            qp.modify(QueuePairAttributes.initUd(ibPort, UD_QKEY).pkeyIndex(pkeyIndex));
             return;
         }
         int remoteAccess = switch (verb) {
@@ -43,7 +43,7 @@ final class QueuePairStates {
             case ATOMIC -> Access.REMOTE_ATOMIC;
             case SEND -> Access.REMOTE_WRITE | Access.LOCAL_WRITE;
         };
-        qp.modify(QueuePairAttributes.init(ibPort, remoteAccess));
+        qp.modify(QueuePairAttributes.init(ibPort, remoteAccess).pkeyIndex(pkeyIndex));
     }
 
     /**

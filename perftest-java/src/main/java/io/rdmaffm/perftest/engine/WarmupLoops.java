@@ -115,7 +115,7 @@ final class WarmupLoops implements AutoCloseable {
         lat = LoopSpecs.latency(p, plan, size, LATENCY_ITERATIONS, LATENCY_RX_DEPTH, p.verb() == Verb.WRITE,
                 false);
         latDuration = p.workload().duration() ? new LatencySpec(size, LATENCY_ITERATIONS, LATENCY_RX_DEPTH,
-                lat.server(), lat.inline(), DURATION_NANOS, 0, lat.stallNanos()) : null;
+                lat.server(), lat.inline(), DURATION_NANOS, 0, lat.stallNanos(), 0) : null;
         prepare();
     }
 

@@ -35,6 +35,8 @@ public enum Flag {
             .range(1, Integer.MAX_VALUE, "duration (-D) must be a positive number of seconds").json("duration_s"),
             "-D", "--duration"),
     MARGIN(integer("SEC", "Warm-up/cool-down margin of -D (default: D/4).").json("margin_s"), "-f", "--margin"),
+    CPU_UTIL(flag("With -D: print the CPU utilization of the sample window (user / (user + idle) of /proc/stat).")
+            .json("cpu_util"), "--cpu_util"),
     TX_DEPTH(integer("N", "Send queue depth.").byDefault(128, 1).range(1, 15000, "tx depth (-t) must be 1..15000")
             .json("tx_depth"), "-t", "--tx-depth"),
     RX_DEPTH(integer("N", "Receive queue depth (send tools).").byDefault(512)
@@ -45,6 +47,8 @@ public enum Flag {
     QP_TIMEOUT(integer("N", "QP ACK timeout exponent (default: 14).").byDefault(14)
             .range(0, 31, "QP timeout (-u) must be 0..31").json("qp_timeout"), "-u", "--qp-timeout"),
     SERVICE_LEVEL(integer("SL", "Service level (default: 0).").byDefault(0).json("sl"), "-S", "--sl"),
+    PKEY_INDEX(integer("IDX", "P_Key index of the QPs, in the port's P_Key table (default: 0).").byDefault(0)
+            .range(0, 65535, "invalid --pkey_index %d").json("pkey_index"), "--pkey_index"),
     EVENTS(flag("Wait for completion events instead of busy polling.").json("events"), "-e", "--events"),
     // perftest's -F silences its cpufreq warning; the loops' clock is calibrated at start and named in the JSON.
     CPU_FREQ(flag("Accepted for compatibility (the loops' clock is calibrated at start; --out_json names it)."),
@@ -55,6 +59,8 @@ public enum Flag {
     COMM_RDMA_CM(flag("Exchange the control data over an rdma_cm QP instead of TCP.").json("rdma_cm_exchange"),
             "-z", "--comm_rdma_cm"),
     REPORT_GBITS(flag("Report bandwidth in Gb/s.").json("report_gbits"), "--report_gbits"),
+    OUTPUT(text("UNITS", "Print one figure per size and nothing else: bandwidth or message_rate (bandwidth tools), "
+            + "latency (latency tools: the average).").json("output"), "--output"),
     OUT_JSON(flag("Write the results as (valid) JSON."), "--out_json"),
     OUT_JSON_FILE(path("FILE", "JSON file (default: perftest_out.json).").byDefault(Path.of("perftest_out.json")),
             "--out_json_file"),
@@ -70,6 +76,9 @@ public enum Flag {
             "--accept-timeout"),
     PEER_TIMEOUT(integer("SEC", "Seconds the passive side waits for the peer's measured run (default: 300, plus -D).")
             .byDefault(300), "--peer-timeout"),
+    WAIT_DESTROY(integer("SEC", "Wait SEC seconds after the run before releasing the QPs, CQs, MRs and PD "
+            + "(default: 0).").byDefault(0).range(0, Integer.MAX_VALUE, "--wait_destroy must be >= 0 seconds")
+            .json("wait_destroy_s"), "--wait_destroy"),
     DEBUG(flag("Print stack traces of errors."), "--debug"),
 
     // ---- bandwidth tools ----
@@ -83,9 +92,19 @@ public enum Flag {
     CQ_MODERATION(integer("N", "Signal every N-th work request (default: 100).").on(Tools.BANDWIDTH).byDefault(0)
             .range(1, 1024, "CQ moderation (-Q) must be 1..1024").json("cq_moderation"), "-Q", "--cq-mod"),
     NO_PEAK(flag("Do not compute the peak bandwidth.").on(Tools.BANDWIDTH), "-N", "--noPeak"),
+    // perftest ignores it without -b, and with -a (it is printed after one size only).
+    REPORT_BOTH(flag("With -b: also print each side's own figures (not with -a).").on(Tools.BANDWIDTH)
+            .json("report_both"), "--report-both"),
 
     // ---- latency tools ----
     REPORT_UNSORTED(flag("Print every sample, unsorted.").on(Tools.LATENCY), "-U", "--report-unsorted"),
+    LATENCY_GAP(integer("USEC", "Busy-wait USEC microseconds before each post; counted in the latency, as in "
+            + "perftest (default: 0).").on(Tools.LATENCY).byDefault(0)
+            .range(0, Integer.MAX_VALUE, "Latency gap time (--latency_gap) must be non-negative").json("latency_gap_us"),
+            "--latency_gap"),
+    // perftest's long name has the typo; the right spelling is its alias.
+    HISTOGRAM(flag("Print the samples the table is computed from, sorted (all but the two largest).")
+            .on(Tools.LATENCY).json("report_histogram"), "-H", "--report-histogrm", "--report-histogram"),
     HGRM(path("FILE", "Write the full HdrHistogram latency distribution (.hgrm, µs) to FILE (FILE.<size> with -a).")
             .on(Tools.LATENCY), "--hgrm"),
 
@@ -112,7 +131,6 @@ public enum Flag {
     DUALPORT(refused(Kind.BOOLEAN), "-O", "--dualport"),
     MCG(refused(Kind.BOOLEAN), "-g", "--mcg"),
     MGID(refused(Kind.STRING), "-M", "--MGID"),
-    HISTOGRAM(refused(Kind.BOOLEAN), "-H", "--report-histogrm", "--report-histogram"),
     CYCLES(refused(Kind.BOOLEAN), "-C", "--report-cycles"),
     VECTOR(refused(Kind.STRING), "-X", "--vector"),
     LIMIT_BW(refused(Kind.STRING), "-w", "--limit_bw"),
@@ -121,11 +139,7 @@ public enum Flag {
     TOS(refused(Kind.STRING), "-T", "--tos"),
     SRQ(refused(Kind.BOOLEAN), "--use-srq"),
     RUN_INFINITELY(refused(Kind.BOOLEAN), "--run_infinitely"),
-    REPORT_BOTH(refused(Kind.BOOLEAN), "--report-both"),
     REPORT_PER_PORT(refused(Kind.BOOLEAN), "--report-per-port"),
-    CPU_UTIL(refused(Kind.BOOLEAN), "--cpu_util"),
-    LATENCY_GAP(refused(Kind.STRING), "--latency_gap"),
-    OUTPUT(refused(Kind.STRING), "--output"),
     MMAP(refused(Kind.STRING), "--mmap"),
     MMAP_OFFSET(refused(Kind.STRING), "--mmap-offset"),
     ODP(refused(Kind.BOOLEAN), "--odp"),
@@ -136,11 +150,9 @@ public enum Flag {
     FORCE_LINK(refused(Kind.STRING), "--force-link"),
     IPV6(refused(Kind.BOOLEAN), "--ipv6"),
     TCLASS(refused(Kind.STRING), "--tclass"),
-    PKEY_INDEX(refused(Kind.STRING), "--pkey_index"),
     RETRY_COUNT(refused(Kind.STRING), "--retry_count"),
     OLD_POST_SEND(refused(Kind.BOOLEAN), "--use_old_post_send"),
     REVERSED(refused(Kind.BOOLEAN), "--reversed"),
-    WAIT_DESTROY(refused(Kind.STRING), "--wait_destroy"),
     INLINE_RECV(refused(Kind.STRING), "--inline_recv"),
     RECV_POST_LIST(refused(Kind.STRING), "--recv_post_list"),
     NO_VERSIONS(refused(Kind.BOOLEAN), "--dont_xchg_versions"),

@@ -5,6 +5,7 @@ import io.rdmaffm.perftest.vocab.Connection;
 import io.rdmaffm.perftest.vocab.Role;
 import io.rdmaffm.perftest.vocab.Tool;
 import io.rdmaffm.perftest.vocab.Verb;
+import io.rdmaffm.perftest.vocab.Verbosity;
 
 import static io.rdmaffm.perftest.params.Flag.*;
 
@@ -56,6 +57,9 @@ public final class ParameterRules {
                 // perftest prints each side's own row here, without the report exchange of the iteration mode.
                 "-b with -D for ib_send_bw is not supported yet by perftest-java");
         boolean rdmaCm = rdmaCm(o, connection);
+        // perftest ignores it there; a flag here never goes without effect.
+        require(!rdmaCm || o.intFor(PKEY_INDEX, tool) == 0,
+                "--pkey_index with -R is not supported: rdma_cm chooses the P_Key from the route");
         w.inlineSize(o.intFor(INLINE_SIZE, tool)).cqModeration(o.intFor(CQ_MODERATION, tool))
                 .postList(postList(tool, o, tx, iterations));
         int mtu = mtu(tool, o);
@@ -116,6 +120,8 @@ public final class ParameterRules {
     private static void duration(Tool tool, ToolOptions o, RunParameters.Workload.Builder w) {
         if (!o.given(DURATION)) {
             require(!o.given(MARGIN), "-f/--margin needs -D");
+            // perftest warns with this line and runs without the column; a flag here never goes without effect.
+            require(!o.on(CPU_UTIL), "CPU Utilization works only with Duration mode (-D)");
             w.durationSeconds(0).marginSeconds(0);
             return;
         }
@@ -187,7 +193,20 @@ public final class ParameterRules {
                 "-U (--report-unsorted) is available only on latency tests");
         Path json = o.on(OUT_JSON) || o.given(OUT_JSON_FILE) ? (Path) o.valueFor(OUT_JSON_FILE, tool) : null;
         return new RunParameters.Output(o.on(REPORT_GBITS) ? BwUnit.GB_PER_SEC : BwUnit.MB_PER_SEC, json,
-                o.path(HGRM), o.on(REPORT_UNSORTED), o.on(VERIFY));
+                o.path(HGRM), o.on(REPORT_UNSORTED), o.on(VERIFY), verbosity(tool, o));
+    }
+
+    /** {@code --output}: perftest's values, each only on the tools that print that figure (its messages). */
+    private static Verbosity verbosity(Tool tool, ToolOptions o) {
+        if (!o.given(OUTPUT)) {
+            return Verbosity.FULL;
+        }
+        Verbosity v = Verbosity.ofOutput(o.text(OUTPUT));
+        require(v != null, "Invalid verbosity level output flag. Please use bandwidth, latency, message_rate");
+        require(!tool.bandwidth() || v != Verbosity.LATENCY,
+                "Output verbosity level for BW can be: bandwidth, message_rate");
+        require(tool.bandwidth() || v == Verbosity.LATENCY, "Output verbosity level for LAT can be: latency");
+        return v;
     }
 
     private static RunParameters.Limits limits(Tool tool, ToolOptions o) {

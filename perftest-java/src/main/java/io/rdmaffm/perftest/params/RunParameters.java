@@ -5,6 +5,7 @@ import io.rdmaffm.perftest.vocab.Connection;
 import io.rdmaffm.perftest.vocab.Role;
 import io.rdmaffm.perftest.vocab.Tool;
 import io.rdmaffm.perftest.vocab.Verb;
+import io.rdmaffm.perftest.vocab.Verbosity;
 
 import java.nio.file.Path;
 import java.util.Collections;
@@ -145,8 +146,10 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
      * @param hgrmFile      {@code --hgrm}, or null
      * @param printUnsorted {@code -U}
      * @param verify        {@code --verify}
+     * @param verbosity     {@code --output}: everything, or one figure per size
      */
-    public record Output(BwUnit unit, Path jsonFile, Path hgrmFile, boolean printUnsorted, boolean verify) {
+    public record Output(BwUnit unit, Path jsonFile, Path hgrmFile, boolean printUnsorted, boolean verify,
+            Verbosity verbosity) {
     }
 
     /**
@@ -218,6 +221,7 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
             case CQ_MODERATION -> w.cqModeration > 0 ? w.cqModeration : ParameterRules.DEFAULT_CQ_MODERATION;
             case ATOMIC_TYPE -> w.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
             case USE_CUDA -> memory.describe(); // with --use_cuda_bus_id and --use_cuda_dmabuf folded in
+            case OUTPUT -> output.verbosity().perftestName();
             // A flag whose JSON value is its value as given or defaulted needs no case.
             default -> flags.get(f);
         };

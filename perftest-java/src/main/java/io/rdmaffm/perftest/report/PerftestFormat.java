@@ -40,14 +40,15 @@ public final class PerftestFormat {
      * then shows the "Waiting for client" box.
      */
     public static String preamble(Tool tool, Role role) {
-        StringBuilder b = new StringBuilder();
-        if (tool.verb() == Verb.READ || tool.verb() == Verb.ATOMIC) {
-            b.append(RESULT_LINE);
-        }
-        if (role == Role.SERVER) {
-            b.append(WAITING_FOR_CLIENT);
-        }
-        return b.toString();
+        return role == Role.SERVER ? inlineDisabledLine(tool) + WAITING_FOR_CLIENT : inlineDisabledLine(tool);
+    }
+
+    /**
+     * The result line read and atomic tools print first: C prints it with its stderr warning that the device
+     * (Soft-RoCE, any it does not know) gets no inline data, whatever {@code --output} says.
+     */
+    public static String inlineDisabledLine(Tool tool) {
+        return tool.verb() == Verb.READ || tool.verb() == Verb.ATOMIC ? RESULT_LINE : "";
     }
 
     /** The banner title: 20 spaces, verb, atomic type, "Bidirectional", "Post List", BW/Latency, "Test". */
@@ -172,6 +173,21 @@ public final class PerftestFormat {
         return unit == BwUnit.MB_PER_SEC ? BW_HEADER_MB : BW_HEADER_GB;
     }
 
+    /** A table header (ending in a newline) with {@code --cpu_util}'s column. */
+    public static String withCpuUtilHeader(String header) {
+        return header.substring(0, header.length() - 1) + "    CPU_Util[%]\n";
+    }
+
+    /** A row (ending in a newline) with {@code --cpu_util}'s figure: C's {@code "\t    %-3.2f\n"}. */
+    public static String withCpuUtil(String row, float percent) {
+        return row.substring(0, row.length() - 1) + "\t    " + CFormat.fixedLeft(percent, 3, 2) + "\n";
+    }
+
+    /** What {@code --report-both} prints before one side's row: "Local" or "Remote" between result lines. */
+    public static String sideHeader(String side, BwUnit unit) {
+        return RESULT_LINE + "\n " + side + " results: \n" + RESULT_LINE + bwHeader(unit);
+    }
+
     /**
      * One BW row. With Gb/s and an average under 0.1 perftest switches to six decimals everywhere
      * ({@code REPORT_FMT_EXT}).
@@ -190,16 +206,41 @@ public final class PerftestFormat {
 
     /**
      * What {@code -U} prints before a latency row: every round trip of {@code iters} post stamps (ns), unsorted,
-     * numbered from 1 in {@code %g}, then the result line and the table header again, as perftest does.
+     * numbered from 1 in {@code %g}, then (at full verbosity) the result line and the table header again, as
+     * perftest does.
      */
-    public static String unsortedSamples(long[] tposted, int iters, int rttFactor) {
+    public static String unsortedSamples(long[] tposted, int iters, int rttFactor, boolean withHeader) {
         StringBuilder b = new StringBuilder(32 * iters).append("#, usec\n");
         double nanosPerUnit = 1000.0 * rttFactor;
         for (int i = 0; i < iters - 1; i++) {
             b.append(i + 1).append(", ").append(CFormat.general((tposted[i + 1] - tposted[i]) / nanosPerUnit))
                     .append('\n');
         }
-        return b.append(RESULT_LINE).append(LAT_HEADER).toString();
+        return withHeader ? b.append(RESULT_LINE).append(LAT_HEADER).toString() : b.toString();
+    }
+
+    /**
+     * What {@code -H} prints before a latency row: the round trips of {@code iters} post stamps (ns) the row is
+     * computed from (all but the two largest), sorted, numbered from 1 in {@code %g}.
+     */
+    public static String sortedSamples(long[] tposted, int iters, int rttFactor) {
+        long[] deltas = new long[iters - 1];
+        for (int i = 0; i < deltas.length; i++) {
+            deltas[i] = tposted[i + 1] - tposted[i];
+        }
+        java.util.Arrays.sort(deltas);
+        int kept = deltas.length - LatencyArithmetic.MEASURE_TAIL;
+        StringBuilder b = new StringBuilder(32 * Math.max(kept, 1)).append("#, usec\n");
+        double nanosPerUnit = 1000.0 * rttFactor;
+        for (int i = 0; i < kept; i++) {
+            b.append(i + 1).append(", ").append(CFormat.general(deltas[i] / nanosPerUnit)).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** The one figure {@code --output} prints for a row: C's {@code "%lf\n"}. */
+    public static String figure(double v) {
+        return CFormat.fixed(v, 6) + "\n";
     }
 
     /** One latency row (iteration mode); note the TABs perftest's format string contains. */

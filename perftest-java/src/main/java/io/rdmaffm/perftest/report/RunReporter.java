@@ -8,6 +8,7 @@ import io.rdmaffm.perftest.vocab.Mismatch;
 import io.rdmaffm.perftest.vocab.Role;
 import io.rdmaffm.perftest.vocab.Tool;
 import io.rdmaffm.perftest.vocab.Verb;
+import io.rdmaffm.perftest.vocab.Verbosity;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -31,6 +32,10 @@ public final class RunReporter {
     private final Tool tool;
     private final Role role;
     private final BwUnit unit;
+    private final Verbosity verbosity;
+    private final boolean cpuColumn;
+    /** {@code --cpu_util}: this side's figure for the rows that follow (0 until it measured one, as in C). */
+    private float cpuUtil;
     private final PrintWriter out;
     private final LatencyOutput latency;
     private final List<BwReport> bwRows = new ArrayList<>();
@@ -53,15 +58,27 @@ public final class RunReporter {
      * @param hgrmFile      {@code --hgrm}, or null
      * @param hgrmPerSize   one file per message size ({@code FILE.<size>}, with {@code -a})
      * @param printUnsorted {@code -U}: every latency sample before the row
+     * @param printSorted   {@code -H}: the samples the row is computed from, sorted, before the row (after -U's)
      */
-    public record LatencyOutput(Path hgrmFile, boolean hgrmPerSize, boolean printUnsorted) {
+    public record LatencyOutput(Path hgrmFile, boolean hgrmPerSize, boolean printUnsorted, boolean printSorted) {
     }
 
-    /** A reporter for one side ({@code role}) of {@code tool}, printing to {@code out}. */
+    /** A reporter for one side ({@code role}) of {@code tool}, printing everything to {@code out}. */
     public RunReporter(Tool tool, Role role, BwUnit unit, PrintWriter out, LatencyOutput latency) {
+        this(tool, role, unit, Verbosity.FULL, false, out, latency);
+    }
+
+    /**
+     * A reporter for one side of {@code tool}, printing to {@code out} what {@code verbosity} asks for, with
+     * perftest's CPU_Util column when {@code cpuColumn} ({@code --cpu_util}).
+     */
+    public RunReporter(Tool tool, Role role, BwUnit unit, Verbosity verbosity, boolean cpuColumn, PrintWriter out,
+            LatencyOutput latency) {
         this.tool = tool;
         this.role = role;
         this.unit = unit;
+        this.verbosity = verbosity;
+        this.cpuColumn = cpuColumn;
         this.out = out;
         this.latency = latency;
     }
@@ -71,37 +88,57 @@ public final class RunReporter {
         out.flush();
     }
 
+    /** Prints {@code s} only at full verbosity: {@code --output} leaves nothing but its figures. */
+    private void printFull(String s) {
+        if (verbosity.full()) {
+            print(s);
+        }
+    }
+
     /** What the tool prints before it connects (read/atomic: a result line; the server: "Waiting for client"). */
     public void preamble() {
-        print(PerftestFormat.preamble(tool, role));
+        print(verbosity.full() ? PerftestFormat.preamble(tool, role) : PerftestFormat.inlineDisabledLine(tool));
     }
 
     /** The banner (kept for the JSON document). */
     public void banner(BannerInfo info) {
         banner = info;
-        print(PerftestFormat.banner(info));
+        printFull(PerftestFormat.banner(info));
     }
 
     /** What the {@code -R} server prints after its banner. */
     public void rdmaCmServerWaiting() {
-        print(PerftestFormat.rdmaCmServerWaiting());
+        printFull(PerftestFormat.rdmaCmServerWaiting());
     }
 
     /** The address lines of one side's QPs ("local" or "remote"). */
     public void addresses(String side, PingPongDest[] dests, boolean withGid, boolean rdmaCm) {
-        print(PerftestFormat.addresses(side, dests, tool.verb(), withGid, rdmaCm));
+        printFull(PerftestFormat.addresses(side, dests, tool.verb(), withGid, rdmaCm));
     }
 
     /** The result line and the table header. */
     public void header(boolean duration) {
-        print(PerftestFormat.RESULT_LINE);
-        print(tool.bandwidth() ? PerftestFormat.bwHeader(unit)
-                : duration ? PerftestFormat.LAT_DURATION_HEADER : PerftestFormat.LAT_HEADER);
+        printFull(PerftestFormat.RESULT_LINE);
+        printFull(withCpuColumn(tool.bandwidth() ? PerftestFormat.bwHeader(unit)
+                : duration ? PerftestFormat.LAT_DURATION_HEADER : PerftestFormat.LAT_HEADER));
+    }
+
+    /** {@code --cpu_util}: the CPU utilization this side measured, in percent, for the rows that follow. */
+    public void cpuUtil(float percent) {
+        cpuUtil = percent;
+    }
+
+    private String withCpuColumn(String header) {
+        return cpuColumn ? PerftestFormat.withCpuUtilHeader(header) : header;
+    }
+
+    private String withCpuFigure(String row) {
+        return cpuColumn ? PerftestFormat.withCpuUtil(row, cpuUtil) : row;
     }
 
     /** The closing result line. */
     public void footer() {
-        print(PerftestFormat.RESULT_LINE);
+        printFull(PerftestFormat.RESULT_LINE);
     }
 
     /** One bandwidth row this side did not measure (the client's, printed by a server). */
@@ -113,21 +150,46 @@ public final class RunReporter {
     public void bwRow(BwReport r, RowExtras measured) {
         bwRows.add(r);
         extras.add(measured);
-        print(PerftestFormat.bwRow(r, unit));
+        print(bwRowText(r));
+    }
+
+    /**
+     * {@code --report-both}, after a bidirectional row (the sum): this side's own figures and the peer's, each
+     * under its own header. Not in the JSON rows; C prints these headers even with {@code --output}.
+     */
+    public void bothSides(BwReport local, BwReport remote) {
+        print(withCpuColumn(PerftestFormat.sideHeader("Local", unit)) + bwRowText(local));
+        print(withCpuColumn(PerftestFormat.sideHeader("Remote", unit)) + bwRowText(remote));
+    }
+
+    private String bwRowText(BwReport r) {
+        return switch (verbosity) {
+            case FULL -> withCpuFigure(PerftestFormat.bwRow(r, unit));
+            case BANDWIDTH -> PerftestFormat.figure(r.bwAvg());
+            case MESSAGE_RATE -> PerftestFormat.figure(r.msgRate());
+            case LATENCY -> throw new IllegalStateException("--output=latency on a bandwidth tool");
+        };
     }
 
     /**
      * One latency row from the post timestamps of {@code iters} round trips; with {@code -U} every sample first,
-     * with {@code --hgrm} the distribution to its file.
+     * with {@code -H} the kept samples sorted, then (at full verbosity) the table header again, as perftest prints
+     * them; with {@code --hgrm} the distribution to its file.
      */
     public void latencyRow(long size, int iters, long[] tposted, int window) throws IOException {
         Verb verb = tool.verb();
         LatencyResult res = LatencyArithmetic.iterations(tposted, iters, verb, 1000.0);
         latRows.add(new LatencyRow(size, iters, res));
         if (latency.printUnsorted()) {
-            print(PerftestFormat.unsortedSamples(tposted, iters, verb.latencyRttFactor()));
+            print(PerftestFormat.unsortedSamples(tposted, iters, verb.latencyRttFactor(), false));
         }
-        print(PerftestFormat.latencyRow(size, iters, res));
+        if (latency.printSorted()) {
+            print(PerftestFormat.sortedSamples(tposted, iters, verb.latencyRttFactor()));
+        }
+        if (latency.printUnsorted() || latency.printSorted()) {
+            printFull(PerftestFormat.RESULT_LINE + PerftestFormat.LAT_HEADER);
+        }
+        print(verbosity.full() ? PerftestFormat.latencyRow(size, iters, res) : PerftestFormat.figure(res.avg()));
         if (histogram == null) {
             histogram = new Histogram(HISTOGRAM_MAX_NANOS, 3);
         }
@@ -151,7 +213,8 @@ public final class RunReporter {
         durationResult = d;
         durationSize = size;
         durationCount = count;
-        print(PerftestFormat.latencyDurationRow(size, count, d.avgUsec(), d.tps()));
+        print(verbosity.full() ? withCpuFigure(PerftestFormat.latencyDurationRow(size, count, d.avgUsec(), d.tps()))
+                : PerftestFormat.figure(d.avgUsec()));
     }
 
     /** The lines of one {@code --verify} check: each finding, then the run's total so far. */
@@ -187,7 +250,7 @@ public final class RunReporter {
         windows = activity;
         WindowActivity total = RunDocumentParts.total(activity);
         if (total != null && !total.quiet()) {
-            print(total.summaryLine());
+            printFull(total.summaryLine());
         }
     }
 

@@ -10,6 +10,7 @@ import io.rdmaffm.perftest.exchange.PingPongDest;
 import io.rdmaffm.perftest.exchange.ScriptRunner;
 import io.rdmaffm.perftest.exchange.Step;
 import io.rdmaffm.perftest.exchange.SysData;
+import io.rdmaffm.perftest.params.Flag;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.report.BannerInfo;
@@ -26,6 +27,8 @@ import io.rdmaffm.verbs.VerbsException;
  * bandwidth figures of each size for the report exchange.
  */
 final class ToolParticipant implements ScriptRunner.Participant {
+    private static final java.nio.file.Path PROC_STAT = java.nio.file.Path.of("/proc/stat");
+
     private final RunParameters p;
     private final RunPlan plan;
     private final OpenDevice dev;
@@ -141,7 +144,12 @@ final class ToolParticipant implements ScriptRunner.Participant {
                     reporter.bwRow(lastPeerReport);
                 }
             }
-            case PRINT_SUM_ROW -> reporter.bwRow(localReports[sizeIndex].plus(lastPeerReport), lastMeasured);
+            case PRINT_SUM_ROW -> {
+                reporter.bwRow(localReports[sizeIndex].plus(lastPeerReport), lastMeasured);
+                if (p.on(Flag.REPORT_BOTH) && !p.workload().allSizes()) {
+                    reporter.bothSides(localReports[sizeIndex], lastPeerReport);
+                }
+            }
             case FOOTER -> reporter.footer();
             default -> throw new IllegalStateException("unexpected local step " + step);
         }
@@ -170,7 +178,11 @@ final class ToolParticipant implements ScriptRunner.Participant {
     /** The measured loop; its verification lines follow it at once, its bandwidth figures are kept. */
     private void run(int sizeIndex) {
         progress.starting(sizeIndex);
+        CpuUtilSampler cpu = cpuUtilSampler();
         RunResult r = engine.run(sizeIndex);
+        if (cpu != null) {
+            reporter.cpuUtil(awaitCpuUtil(cpu));
+        }
         progress.finished(sizeIndex);
         lastRun = r;
         lastSizeIndex = sizeIndex;
@@ -188,6 +200,26 @@ final class ToolParticipant implements ScriptRunner.Participant {
                     p.output().unit(), 1e9);
             case RunResult.RoundTrips rt -> throw new IllegalStateException("a bandwidth run measured round trips");
         };
+    }
+
+    /** {@code --cpu_util} (only with -D): a sampler of the loop's sample window, which opens after the margin. */
+    private CpuUtilSampler cpuUtilSampler() {
+        if (!p.on(Flag.CPU_UTIL)) {
+            return null;
+        }
+        RunParameters.Workload w = p.workload();
+        long start = System.nanoTime();
+        return CpuUtilSampler.start(PROC_STAT, start + w.marginSeconds() * 1_000_000_000L,
+                start + (w.durationSeconds() - w.marginSeconds()) * 1_000_000_000L);
+    }
+
+    private static float awaitCpuUtil(CpuUtilSampler cpu) {
+        try {
+            return cpu.awaitPercent();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailure("interrupted while measuring --cpu_util");
+        }
     }
 
     private void printRow(int sizeIndex) throws Exception {

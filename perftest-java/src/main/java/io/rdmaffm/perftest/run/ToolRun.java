@@ -12,6 +12,7 @@ import io.rdmaffm.perftest.exchange.KeyMessage;
 import io.rdmaffm.perftest.exchange.PerftestExchange;
 import io.rdmaffm.perftest.exchange.ScriptRunner;
 import io.rdmaffm.perftest.exchange.TcpExchangeChannel;
+import io.rdmaffm.perftest.params.Flag;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.jvm.WindowRecorder;
@@ -52,9 +53,10 @@ public final class ToolRun {
             // Recording starts before the warm-up, so JFR's own start-up work is over before any window opens.
             try (OpenDevice dev = OpenDevice.open(p); WindowRecorder windows = WindowRecorder.start()) {
                 RunPlan plan = RunPlan.derive(p, dev.facts());
-                RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(), out,
+                RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(),
+                        p.output().verbosity(), p.on(Flag.CPU_UTIL), out,
                         new RunReporter.LatencyOutput(p.output().hgrmFile(), plan.sizes().size() > 1,
-                                p.output().printUnsorted()));
+                                p.output().printUnsorted(), p.on(Flag.HISTOGRAM)));
                 reporter.preamble();
                 ExchangeTimeouts timeouts = timeouts(p);
                 try (ExchangeChannel channel = channel(p, plan, dev, listener, timeouts, reporter);
@@ -67,6 +69,7 @@ public final class ToolRun {
                             p.workload().bidirectional(), p.endpoint().rdmaCm());
                     ScriptRunner.run(script, exchange, plan.sizes().size(),
                             new ToolParticipant(p, plan, dev, engine, reporter, progress));
+                    waitBeforeRelease((Integer) p.value(Flag.WAIT_DESTROY), out);
                 }
                 reporter.measuredWindows(windows.finish());
                 if (p.output().jsonFile() != null) {
@@ -76,6 +79,18 @@ public final class ToolRun {
                 }
                 return reporter.mismatches() == 0 ? 0 : 1;
             }
+        }
+    }
+
+    /**
+     * {@code --wait_destroy}: with every resource still held (the run's end handshake done), perftest's line, then
+     * the wait; the engine's resources are released after it.
+     */
+    static void waitBeforeRelease(int seconds, PrintWriter out) throws InterruptedException {
+        if (seconds > 0) {
+            out.print(" Waiting " + seconds + " seconds before releasing resources...\n");
+            out.flush();
+            Thread.sleep(seconds * 1000L);
         }
     }
 

@@ -52,6 +52,16 @@ class ToolCommandLineTest {
         "ib_atomic_lat -d dev0 -A XOR|atomic type (-A) must be CMP_AND_SWAP or FETCH_AND_ADD",
         "ib_write_bw -d dev0 -l 3 -n 1000|iterations (-n) must be a multiple of the post list (-l)",
         "ib_send_bw -d dev0 -x 300|invalid -x/--gid-index 300",
+        "ib_write_bw -d dev0 --output=latency|Output verbosity level for BW can be: bandwidth, message_rate",
+        "ib_send_lat -d dev0 --output bandwidth|Output verbosity level for LAT can be: latency",
+        "ib_read_bw -d dev0 --output=foo|Invalid verbosity level output flag",
+        "ib_read_bw -d dev0 --cpu_util|CPU Utilization works only with Duration mode (-D)",
+        "ib_write_bw -d dev0 -H|unknown option '-H'",
+        "ib_write_bw -d dev0 --latency_gap=10|unknown option '--latency_gap=10'",
+        "ib_send_bw -d dev0 -R --pkey_index=2|--pkey_index with -R is not supported",
+        "ib_read_bw -d dev0 --wait_destroy=-1|--wait_destroy must be >= 0 seconds",
+        "ib_send_lat -d dev0 --latency_gap=-5|Latency gap time (--latency_gap) must be non-negative",
+        "ib_write_lat -d dev0 --report-both|unknown option '--report-both'",
     })
     void badInputIsOneClearLineAndExitTwo(String command, String expected) {
         Result r = run(command.split(" "));

@@ -11,7 +11,24 @@ class LatencyLoopsTest {
     private static final long MS = 1_000_000L;
 
     private static LatencySpec spec(long size, long iters, int rxDepth, boolean server, long durationNanos) {
-        return new LatencySpec(size, iters, rxDepth, server, false, durationNanos, durationNanos / 4, 5 * MS);
+        return new LatencySpec(size, iters, rxDepth, server, false, durationNanos, durationNanos / 4, 5 * MS, 0);
+    }
+
+    @Test
+    void theLatencyGapIsSpunBeforeEachStampSoTheRoundTripsCountIt() {
+        // --latency_gap: perftest spins before taking the post's timestamp, so each round trip includes the gap
+        FakeDataPath plain = new FakeDataPath(1, 1, 1);
+        Measurement quick = new Measurement(1, 11);
+        LatencyLoops.oneSided(plain, spec(2, 10, 0, false, 0), quick);
+        FakeDataPath gapped = new FakeDataPath(1, 1, 1);
+        Measurement slow = new Measurement(1, 11);
+        LatencyLoops.oneSided(gapped, new LatencySpec(2, 10, 0, false, false, 0, 0, 5 * MS, 3 * MS), slow);
+        for (int i = 1; i < 10; i++) {
+            assertTrue(quick.tposted[i] - quick.tposted[i - 1] < MS, "no gap: " + (quick.tposted[i] - quick.tposted[i - 1]));
+            long delta = slow.tposted[i] - slow.tposted[i - 1];
+            assertTrue(delta >= 3 * MS && delta < 4 * MS, "a 3 ms gap in each round trip: " + delta);
+        }
+        assertEquals(10, gapped.postedCount(0));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.engine;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,6 +20,17 @@ class LoopSpecsTest {
     private static BwSpec bandwidth(ToolOptions o) {
         RunParameters p = ParameterRules.check(Tool.WRITE_BW, o.with(Flag.DEVICE, "rxe0"));
         return LoopSpecs.bandwidth(p, RunPlan.derive(p, RXE), 65536, 1000, false);
+    }
+
+    @Test
+    void theLatencyGapReachesTheMeasuredLoopNotTheWarmUp() {
+        RunParameters p = ParameterRules.check(Tool.SEND_LAT,
+                new ToolOptions().with(Flag.DEVICE, "rxe0").with(Flag.LATENCY_GAP, 250));
+        RunPlan plan = RunPlan.derive(p, RXE);
+        assertEquals(250_000L, LoopSpecs.latency(p, plan, 2, 1000, 512, false, true).gapNanos());
+        assertEquals(0L, LoopSpecs.latency(p, plan, 2, 1000, 512, false, false).gapNanos());
+        RunParameters none = ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(Flag.DEVICE, "rxe0"));
+        assertEquals(0L, LoopSpecs.latency(none, RunPlan.derive(none, RXE), 2, 1000, 512, false, true).gapNanos());
     }
 
     @Test

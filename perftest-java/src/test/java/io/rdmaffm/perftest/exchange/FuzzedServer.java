@@ -35,7 +35,7 @@ final class FuzzedServer implements ScriptRunner.Participant {
     FuzzedServer(HostileClient.Setup setup) {
         this.setup = setup;
         this.reporter = new RunReporter(setup.tool(), Role.SERVER, BwUnit.MB_PER_SEC, new PrintWriter(printed),
-                new RunReporter.LatencyOutput(null, setup.sizes() > 1, false));
+                new RunReporter.LatencyOutput(null, setup.sizes() > 1, false, false));
         this.mine = new PingPongDest[setup.numQps()];
         for (int i = 0; i < mine.length; i++) {
             mine[i] = PingPongDest.withoutGid(0, 16, 0x100 + i, 0x4242, 0x1234, 0x7f0000000000L, 0);

@@ -3,6 +3,7 @@ package io.rdmaffm.perftest.interop;
 import io.rdmaffm.perftest.report.CFormat;
 import io.rdmaffm.perftest.report.PerftestOutputParser;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -45,6 +46,9 @@ class InteropRdmaTest {
             {"ib_send_lat", "-n", "200", "-s", "65536"},
             {"ib_send_lat", "-n", "300", "-c", "UD"},
             {"ib_send_lat", "-n", "50", "-U"},
+            // Both perftests spin the gap before each post: each round trip holds at least this side's gap (8 s in
+            // the VM when not the first case of the run).
+            {"ib_send_lat", "-n", "20", "--latency_gap", "20000", "--pkey_index", "0"},
             {"ib_atomic_bw", "-n", "300"},
             {"ib_atomic_bw", "-n", "200", "-A", "CMP_AND_SWAP", "-q", "2"},
             {"ib_atomic_lat", "-n", "300"},
@@ -196,6 +200,15 @@ class InteropRdmaTest {
                 }
             }
             assertFalse(pc.latRows().isEmpty(), "the client printed latency rows" + both);
+            int gapAt = List.of(run).indexOf("--latency_gap");
+            if (gapAt > 0) {
+                // half a round trip that holds at least the Java side's gap (C's own may be 0: its clock fails
+                // under emulation)
+                double gap = Integer.parseInt(run[gapAt + 1]);
+                for (var r : javaRows) {
+                    assertTrue(r.tMin() >= gap / 2, "--latency_gap " + gap + " in every round trip: " + r + both);
+                }
+            }
             if (List.of(run).contains("-U")) {
                 // send_lat: both sides print every sample; Java's list must have C's shape, line for line.
                 String cShape = unsortedShape(javaIsClient ? sv.output() : cl.output());
@@ -204,6 +217,18 @@ class InteropRdmaTest {
                 assertTrue(cShape.startsWith(Integer.parseInt(run[2]) - 1 + " samples"), cShape + both);
             }
         }
+    }
+
+    /** --pkey_index beyond the port's P_Key table (Soft-RoCE: one entry) is refused with the device's reason. */
+    @Test
+    void aPkeyIndexBeyondThePortsTableIsRefusedWithTheDevicesReason() throws Exception {
+        String device = PerftestPeers.device();
+        PerftestPeers.Outcome o = PerftestPeers.startJava(PerftestPeers.args("ib_write_bw", "-d", device, "-x",
+                PerftestPeers.gidIndex(), "-p", String.valueOf(PerftestPeers.freshPort()), "--pkey_index", "1",
+                "--warmup", "0")).await(120);
+        assertEquals(2, o.exitCode(), o.output());
+        assertTrue(o.output().contains("--pkey_index 1: port 1 of " + device + " has 1 P_Key table entry (pkey_tbl_len)"),
+                o.output());
     }
 
     /**

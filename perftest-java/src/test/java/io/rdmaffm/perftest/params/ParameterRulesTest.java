@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rdmaffm.perftest.vocab.Connection;
 import io.rdmaffm.perftest.vocab.Tool;
+import io.rdmaffm.perftest.vocab.Verbosity;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -85,7 +86,7 @@ class ParameterRulesTest {
                 .with(SIZE, "4K").with(QPS, 2).with(BIDIRECTIONAL).with(TX_DEPTH, 64)
                 .with(CQ_MODERATION, 8).with(INLINE_SIZE, 64).with(MTU, 1024).with(EVENTS)
                 .with(REPORT_GBITS).with(VERIFY).with(WARMUP, 0).with(SERVICE_LEVEL, 3)
-                .with(COMM_RDMA_CM)).describe("clock");
+                .with(COMM_RDMA_CM).with(OUTPUT, "message_rate").with(REPORT_BOTH)).describe("clock");
         java.util.Map<String, Object> expected = new java.util.HashMap<>();
         expected.putAll(java.util.Map.of("tool", "ib_send_bw", "role", "client", "server", "10.0.0.2", "device", "rxe0",
                 "ib_port", 1, "gid_index", -1, "tcp_port", 18515, "size", 4096L, "iterations", 1000L, "duration_s", 0));
@@ -96,6 +97,13 @@ class ParameterRulesTest {
                 "outstanding_reads", 0, "qp_timeout", 14, "sl", 3, "report_gbits", true, "verify", true,
                 "warmup_iterations", 0));
         expected.put("memory", "host memory");
+        expected.put("output", "message_rate");
+        expected.put("report_both", true);
+        expected.put("cpu_util", false);
+        expected.put("report_histogram", false);
+        expected.put("latency_gap_us", 0);
+        expected.put("wait_destroy_s", 0);
+        expected.put("pkey_index", 0);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
@@ -109,8 +117,47 @@ class ParameterRulesTest {
     }
 
     @Test
+    void outputSelectsOneFigurePerToolKind() {
+        assertEquals(Verbosity.FULL, ParameterRules.check(Tool.WRITE_BW, new ToolOptions()).output().verbosity());
+        assertEquals("full", ParameterRules.check(Tool.SEND_LAT, new ToolOptions()).describe("c").get("output"));
+        assertEquals(Verbosity.BANDWIDTH, ParameterRules.check(Tool.READ_BW,
+                new ToolOptions().with(OUTPUT, "bandwidth")).output().verbosity());
+        assertEquals(Verbosity.MESSAGE_RATE, ParameterRules.check(Tool.SEND_BW,
+                new ToolOptions().with(OUTPUT, "message_rate")).output().verbosity());
+        assertEquals(Verbosity.LATENCY, ParameterRules.check(Tool.ATOMIC_LAT,
+                new ToolOptions().with(OUTPUT, "latency")).output().verbosity());
+        // perftest's own messages (it exits 1 for the first two; a bad value is exit 2 here as everywhere)
+        assertRefused("Output verbosity level for BW can be: bandwidth, message_rate", Tool.WRITE_BW,
+                new ToolOptions().with(OUTPUT, "latency"));
+        assertRefused("Output verbosity level for LAT can be: latency", Tool.WRITE_LAT,
+                new ToolOptions().with(OUTPUT, "bandwidth"));
+        assertRefused("Output verbosity level for LAT can be: latency", Tool.READ_LAT,
+                new ToolOptions().with(OUTPUT, "message_rate"));
+        assertRefused("Invalid verbosity level output flag. Please use bandwidth, latency, message_rate",
+                Tool.WRITE_BW, new ToolOptions().with(OUTPUT, "Bandwidth"));
+    }
+
+    @Test
     void rulesOnlyTheValidatorKnows() {
         assertRefused("-f/--margin needs -D", Tool.WRITE_BW, new ToolOptions().with(MARGIN, 1));
+        assertEquals(true, ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(HISTOGRAM)).describe("c")
+                .get("report_histogram"));
+        assertEquals(false, ParameterRules.check(Tool.READ_LAT, new ToolOptions()).describe("c")
+                .get("report_histogram"));
+        assertRefused("--pkey_index with -R is not supported: rdma_cm chooses the P_Key from the route", Tool.WRITE_BW,
+                new ToolOptions().with(RDMA_CM).with(PKEY_INDEX, 1));
+        assertEquals(0, ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(RDMA_CM)).value(PKEY_INDEX));
+        assertRefused("invalid --pkey_index 70000", Tool.WRITE_BW, new ToolOptions().with(PKEY_INDEX, 70000));
+        assertRefused("--wait_destroy must be >= 0 seconds", Tool.WRITE_BW, new ToolOptions().with(WAIT_DESTROY, -1));
+        assertEquals(3, ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(WAIT_DESTROY, 3)).value(WAIT_DESTROY));
+        assertRefused("Latency gap time (--latency_gap) must be non-negative", Tool.READ_LAT,
+                new ToolOptions().with(LATENCY_GAP, -1));
+        assertEquals(7, ParameterRules.check(Tool.WRITE_LAT, new ToolOptions().with(LATENCY_GAP, 7)).describe("c")
+                .get("latency_gap_us"));
+        assertRefused("CPU Utilization works only with Duration mode (-D)", Tool.SEND_LAT,
+                new ToolOptions().with(CPU_UTIL));
+        assertTrue(ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(CPU_UTIL).with(DURATION, 4))
+                .on(CPU_UTIL));
         assertRefused("Multiple QPs only available on bw tests", Tool.SEND_LAT, new ToolOptions().with(QPS, 2));
         assertRefused("-U (--report-unsorted) is available only on latency tests", Tool.WRITE_BW,
                 new ToolOptions().with(REPORT_UNSORTED));

@@ -64,9 +64,9 @@ class FormatTest {
         // printed 3085.07, 83.478, 24.5015 and 6170.15 for these quotients).
         long[] tposted = {0, 6_170_150, 6_337_106, 6_386_109};
         assertEquals("#, usec\n1, 3085.07\n2, 83.478\n3, 24.5015\n" + PerftestFormat.RESULT_LINE
-                + PerftestFormat.LAT_HEADER, PerftestFormat.unsortedSamples(tposted, 4, 2));
+                + PerftestFormat.LAT_HEADER, PerftestFormat.unsortedSamples(tposted, 4, 2, true));
         assertEquals("#, usec\n1, 6170.15\n" + PerftestFormat.RESULT_LINE + PerftestFormat.LAT_HEADER,
-                PerftestFormat.unsortedSamples(tposted, 2, 1));
+                PerftestFormat.unsortedSamples(tposted, 2, 1, true));
     }
 
     @Test

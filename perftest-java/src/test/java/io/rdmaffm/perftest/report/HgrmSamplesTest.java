@@ -48,7 +48,7 @@ class HgrmSamplesTest {
     void theHistogramHoldsEveryRoundTripAndSaysHowItsMaxDiffersFromTheTables(@TempDir Path dir) throws Exception {
         Path hgrm = dir.resolve("lat.hgrm");
         RunReporter r = new RunReporter(Tool.SEND_LAT, Role.CLIENT, BwUnit.MB_PER_SEC,
-                new PrintWriter(new StringWriter()), new RunReporter.LatencyOutput(hgrm, false, false));
+                new PrintWriter(new StringWriter()), new RunReporter.LatencyOutput(hgrm, false, false, false));
         r.banner(BannerInfo.builder(Tool.SEND_LAT, Role.CLIENT).device("rxe0").build());
         r.latencyRow(2, 200, posts(200), 0);
         String text = Files.readString(hgrm);
