@@ -15,4 +15,5 @@ module io.rdmaffm.perftest {
     opens io.rdmaffm.perftest.cli to info.picocli;
     opens io.rdmaffm.perftest.cli.reports to info.picocli;
     opens io.rdmaffm.perftest.health to info.picocli;
+    opens io.rdmaffm.perftest.validate to info.picocli;
 }

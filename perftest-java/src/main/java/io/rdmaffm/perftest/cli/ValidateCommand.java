@@ -1,10 +1,10 @@
 package io.rdmaffm.perftest.cli;
 
-import io.rdmaffm.perftest.params.ParameterRules;
 import io.rdmaffm.perftest.report.html.ReportPage;
 import io.rdmaffm.perftest.report.model.RunDocument;
 import io.rdmaffm.perftest.validate.Expectation;
 import io.rdmaffm.perftest.validate.Loopback;
+import io.rdmaffm.perftest.validate.LoopbackOptions;
 import io.rdmaffm.perftest.validate.LoopbackPair;
 import io.rdmaffm.perftest.validate.PortResult;
 import io.rdmaffm.perftest.validate.Settings;
@@ -55,20 +55,8 @@ public final class ValidateCommand implements Callable<Integer> {
     @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", description = "Validate only this port.")
     Integer port;
 
-    @Option(names = {"-s", "--size"}, paramLabel = "SIZE", defaultValue = "" + Settings.DEFAULT_SIZE,
-            description = "Message size in bytes (K/M suffixes). Default: ${DEFAULT-VALUE}")
-    String size;
-
-    @Option(names = {"-q", "--qps"}, paramLabel = "N",
-            description = "QPs per run (default: one per 100 Gb/s of port rate, 2..16).")
-    Integer qps;
-
-    @Option(names = {"-D", "--duration"}, paramLabel = "SEC", defaultValue = "" + Settings.DEFAULT_DURATION,
-            description = "Seconds per run (perftest's -D; the middle half is measured). Default: ${DEFAULT-VALUE}")
-    int duration;
-
-    @Option(names = "--warmup", paramLabel = "N", description = "The tools' --warmup (default: theirs).")
-    Integer warmup;
+    @CommandLine.Mixin
+    LoopbackOptions loopback;
 
     @Option(names = "--ok-at", paramLabel = "PERCENT", defaultValue = "" + Thresholds.DEFAULT_OK,
             description = "OK at or above this percent of expected. Default: ${DEFAULT-VALUE}")
@@ -105,8 +93,7 @@ public final class ValidateCommand implements Callable<Integer> {
         List<Expectation> ports;
         Topology topo;
         try {
-            long bytes = ParameterRules.parseSize(size);
-            settings = new Settings((int) Math.min(bytes, Integer.MAX_VALUE), qps, duration, warmup, new Thresholds(okAt, warnAt));
+            settings = loopback.settings(new Thresholds(okAt, warnAt));
             if (!Files.isDirectory(sysfsRoot)) {
                 throw new IllegalArgumentException("--sysfs-root " + sysfsRoot + " is not a directory");
             }

@@ -4,9 +4,9 @@ import io.rdmaffm.perftest.doctor.DcbPfcProbe;
 import io.rdmaffm.perftest.doctor.Doctor;
 import io.rdmaffm.perftest.doctor.DoctorReport;
 import io.rdmaffm.perftest.doctor.PfcProbe;
-import io.rdmaffm.perftest.params.ParameterRules;
 import io.rdmaffm.perftest.validate.Loopback;
 import io.rdmaffm.perftest.validate.LoopbackPair;
+import io.rdmaffm.perftest.validate.LoopbackOptions;
 import io.rdmaffm.perftest.validate.Settings;
 import io.rdmaffm.perftest.validate.Thresholds;
 import io.rdmaffm.verbs.topology.Sysfs;
@@ -93,20 +93,8 @@ public final class HealthCommand implements Callable<Integer> {
             description = "The scontrol to run (tests).")
     String scontrol;
 
-    @Option(names = {"-s", "--size"}, paramLabel = "SIZE", defaultValue = "" + Settings.DEFAULT_SIZE,
-            description = "Loopback message size in bytes (K/M suffixes). Default: ${DEFAULT-VALUE}")
-    String size;
-
-    @Option(names = {"-D", "--duration"}, paramLabel = "SEC", defaultValue = "" + Settings.DEFAULT_DURATION,
-            description = "Seconds per loopback run (the middle half is measured). Default: ${DEFAULT-VALUE}")
-    int duration;
-
-    @Option(names = {"-q", "--qps"}, paramLabel = "N",
-            description = "QPs per loopback run (default: one per 100 Gb/s of port rate, 2..16).")
-    Integer qps;
-
-    @Option(names = "--warmup", paramLabel = "N", description = "The tools' --warmup (default: theirs).")
-    Integer warmup;
+    @CommandLine.Mixin
+    LoopbackOptions loopback;
 
     @Option(names = "--sysfs-root", paramLabel = "DIR", defaultValue = "/", hidden = true,
             description = "Read sys/ below DIR (a captured tree, for tests).")
@@ -139,8 +127,7 @@ public final class HealthCommand implements Callable<Integer> {
             if (hysteresis > 1 && state == null) {
                 throw new IllegalArgumentException("--hysteresis " + hysteresis + " needs --state FILE to count runs in");
             }
-            long bytes = ParameterRules.parseSize(size);
-            settings = new Settings((int) Math.min(bytes, Integer.MAX_VALUE), qps, duration, warmup, Thresholds.DEFAULTS);
+            settings = loopback.settings(Thresholds.DEFAULTS);
             if (!Files.isDirectory(sysfsRoot)) {
                 throw new IllegalArgumentException("--sysfs-root " + sysfsRoot + " is not a directory");
             }
