@@ -1,5 +1,6 @@
 package io.rdmaffm.verbs.raw;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +46,7 @@ class Aarch64LayoutTableTest extends LayoutTableChecks {
         if (Boolean.getBoolean("rdmaffm.aarch64.required")) {
             throw new AssertionError(reason);
         }
-        assumeTrue(false, reason);
+        Assumptions.abort(reason);
     }
 
     private static void parse(List<String> lines) {
