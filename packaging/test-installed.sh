@@ -67,7 +67,9 @@ stray="$(dpkg-deb -c "${deb[0]}" | awk '{print $6}' | grep -Ev '^\./(opt/(rdma-p
 # Each installed copy: the tar.gz's launcher, and the .deb's /usr/bin link (relative, so it resolves here too).
 for launcher in "$tar_home/bin/rdma-perftest" "$scratch/root/usr/bin/rdma-perftest"; do
 	where="${launcher#"$scratch"/}"
-	if run "$launcher" --version && grep -q "^rdma-perftest $version$" "$scratch/out"; then
+	# "rdma-perftest VERSION (commit ABBREV...)" or "(unknown commit)" for a build outside git, then "commit ...".
+	if run "$launcher" --version && grep -Eq "^rdma-perftest $version( \\(|$)" "$scratch/out" \
+		&& grep -Eq "^commit ([0-9a-f]{40}|unknown)" "$scratch/out"; then
 		pass "$where --version: $(head -n 1 "$scratch/out")"
 	else
 		fail "$where --version: $(head -n 3 "$scratch/out")"
