@@ -76,12 +76,7 @@ public final class DoctorCommand implements Callable<Integer> {
                     "--counters must be between 1 and 3600 seconds, got " + counters);
         }
         Sysfs fs = new Sysfs(sysfsRoot);
-        PfcProbe pfc = pfcProbe;
-        if (pfc == null) {
-            boolean live = sysfsRoot.toRealPath().equals(Path.of("/").toRealPath());
-            pfc = live ? DcbPfcProbe.forLiveHost()
-                    : PfcProbe.unavailable("PFC is not in sysfs and dcb is only asked about the live host");
-        }
+        PfcProbe pfc = pfcProbe != null ? pfcProbe : DcbPfcProbe.forSysfsRoot(sysfsRoot);
         DoctorReport report = Doctor.examine(Topology.read(fs), device, pfc, allowNoDevices);
         if (counters != null) {
             report = report.withCounters(CounterDeltas.sample(fs, report.devices(), Duration.ofSeconds(counters),

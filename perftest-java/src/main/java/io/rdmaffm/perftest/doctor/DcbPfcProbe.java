@@ -25,6 +25,17 @@ public final class DcbPfcProbe implements PfcProbe {
     }
 
     /**
+     * The probe for the host whose sysfs is under {@code sysfsRoot}: {@code dcb} answers only about the live host,
+     * so a captured tree (tests, {@code --sysfs-root}) gets one that says PFC was not asked.
+     *
+     * @throws IOException when {@code sysfsRoot} cannot be resolved
+     */
+    public static PfcProbe forSysfsRoot(Path sysfsRoot) throws IOException {
+        return sysfsRoot.toRealPath().equals(Path.of("/").toRealPath()) ? forLiveHost()
+                : PfcProbe.unavailable("PFC is not in sysfs and dcb is only asked about the live host");
+    }
+
+    /**
      * @return a probe using the installed {@code dcb}, or one that explains it is not installed
      */
     public static PfcProbe forLiveHost() {

@@ -184,12 +184,7 @@ public final class HealthCommand implements Callable<Integer> {
     }
 
     private PfcProbe pfc() throws IOException {
-        if (pfcProbe == null) {
-            boolean live = sysfsRoot.toRealPath().equals(Path.of("/").toRealPath());
-            pfcProbe = live ? DcbPfcProbe.forLiveHost()
-                    : PfcProbe.unavailable("PFC is not in sysfs and dcb is only asked about the live host");
-        }
-        return pfcProbe;
+        return pfcProbe != null ? pfcProbe : DcbPfcProbe.forSysfsRoot(sysfsRoot);
     }
 
     /** The loopback runs leave their JSON documents in {@code dir}, flat: nothing of them is kept. */
