@@ -114,7 +114,8 @@ for ((i = 1; i <= runs; i++)); do
 		trivial-jvm)
 			start="${EPOCHREALTIME/./}"
 			"$pkg/runtime/bin/java" -version > /dev/null 2>&1
-			t=$(((${EPOCHREALTIME/./} - start) / 1000))
+			end="${EPOCHREALTIME/./}"
+			t=$(((end - start) / 1000))
 			;;
 		esac
 		times[$kind]+="$t "
