@@ -70,13 +70,13 @@ public final class EarlyListen {
             } else if (a.startsWith("-") && a.length() > 1) {
                 // A POSIX cluster such as -bN or -p18515: flags, then at most one option whose value follows.
                 int j = 1;
-                while (j < a.length() - 1 && FLAGS.contains("-" + a.charAt(j))) {
-                    if (NO_TCP_LISTEN.contains("-" + a.charAt(j))) {
+                while (j < a.length() - 1 && FLAGS.contains(shortOption(a, j))) {
+                    if (NO_TCP_LISTEN.contains(shortOption(a, j))) {
                         return -1;
                     }
                     j++;
                 }
-                name = "-" + a.charAt(j);
+                name = shortOption(a, j);
                 value = j + 1 < a.length() ? a.substring(j + 1) : null;
             } else {
                 return -1; // the positional argument: the server's address, so this is a client
@@ -111,6 +111,16 @@ public final class EarlyListen {
             }
         }
         return port;
+    }
+
+    /**
+     * "-" and the option letter at {@code j} of a POSIX cluster. Not {@code "-" + c}: string concatenation is an
+     * invokedynamic whose first use spins a hidden class with the class-file API (34 more classes loaded before
+     * the listen without the AOT cache, 160 with a cache loaded on demand; docs/startup.md). It now first happens
+     * after the listen.
+     */
+    private static String shortOption(String a, int j) {
+        return "-".concat(String.valueOf(a.charAt(j)));
     }
 
     /**

@@ -7,14 +7,17 @@ import io.rdmaffm.perftest.cluster.HostInput;
 import io.rdmaffm.perftest.cluster.Launcher;
 import io.rdmaffm.perftest.cluster.LocalProcessRunner;
 import io.rdmaffm.perftest.cluster.MatrixInputException;
+import io.rdmaffm.perftest.cluster.MatrixNhc;
 import io.rdmaffm.perftest.cluster.MatrixOutcome;
 import io.rdmaffm.perftest.cluster.MatrixPlan;
 import io.rdmaffm.perftest.cluster.MatrixPlanner;
+import io.rdmaffm.perftest.cluster.MatrixPrometheus;
 import io.rdmaffm.perftest.cluster.MatrixReport;
 import io.rdmaffm.perftest.cluster.MatrixRequest;
 import io.rdmaffm.perftest.cluster.MatrixRun;
 import io.rdmaffm.perftest.cluster.ProcessRunner;
 import io.rdmaffm.perftest.cluster.Progress;
+import io.rdmaffm.perftest.health.AtomicFiles;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,7 +31,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /**
  * {@code matrix}: every pair of hosts (per NIC rail) measured with the same perftest tool on both ends, launched
@@ -135,6 +140,18 @@ public final class MatrixCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "FILE", description = "Write one row per rail test here.")
     Path csv;
 
+    /** What goes to standard output; with prometheus or nhc the report for people goes to standard error. */
+    public enum Format { human, prometheus, nhc }
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "human", description = "Standard output:"
+            + " ${COMPLETION-CANDIDATES} (Prometheus text exposition per host end and pair; NHC's one line, with the"
+            + " exit status). Default: human.")
+    Format format;
+
+    @Option(names = "--prom-file", paramLabel = "FILE", description = "Also write the Prometheus text here, whole"
+            + " (a temporary file renamed over it), e.g. node_exporter's textfile directory/rdma_matrix.prom.")
+    Path promFile;
+
     @Parameters(paramLabel = "TOOL-ARG", description = "After --: arguments for every tool, e.g. -- -s 65536 -n 1000.")
     List<String> toolArgs = new ArrayList<>();
 
@@ -146,8 +163,10 @@ public final class MatrixCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        // Standard output carries only the machine format when one is asked for; the text for people still goes out.
+        PrintWriter out = format == Format.human ? stdout : err;
         MatrixRequest o;
         MatrixPlan plan;
         Launcher launch;
@@ -179,11 +198,20 @@ public final class MatrixCommand implements Callable<Integer> {
         } : Progress.none();
         MatrixOutcome outcome = new MatrixRun(plan, launch, runner, new FileSink(json, csv), progress).run();
         out.print(MatrixReport.text(outcome));
-        if (json != null || csv != null) {
-            out.println("written: " + (json == null ? "" : json) + (json != null && csv != null ? ", " : "")
-                    + (csv == null ? "" : csv));
+        String prom = format == Format.prometheus || promFile != null
+                ? MatrixPrometheus.render(outcome, System.currentTimeMillis() / 1000) : null;
+        if (promFile != null) {
+            AtomicFiles.write(promFile, prom);
+        }
+        List<String> written = Stream.of(json, csv, promFile).filter(Objects::nonNull).map(Path::toString).toList();
+        if (!written.isEmpty()) {
+            out.println("written: " + String.join(", ", written));
         }
         out.flush();
+        if (format != Format.human) {
+            stdout.print(format == Format.prometheus ? prom : MatrixNhc.line(outcome));
+            stdout.flush();
+        }
         return outcome.exitCode();
     }
 
@@ -253,6 +281,7 @@ public final class MatrixCommand implements Callable<Integer> {
         o.retest = !noRetest;
         writable(json, "--json");
         writable(csv, "--csv");
+        writable(promFile, "--prom-file");
         return o.build();
     }
 

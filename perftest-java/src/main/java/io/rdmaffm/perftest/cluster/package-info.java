@@ -35,7 +35,8 @@
  * <p><b>What it may import.</b> The JDK; {@code io.rdmaffm.perftest.json} (writing),
  * {@code io.rdmaffm.perftest.doctor.Json} (reading the tools' and doctor's documents, in {@code MatrixJson} and
  * {@code DoctorNics} only) and {@code io.rdmaffm.perftest.report.PerftestOutputParser} (C perftest's text, in
- * {@code ToolOutput} only). Not picocli (the CLI in {@code io.rdmaffm.perftest.cli.MatrixCommand} turns options
+ * {@code ToolOutput} only) and {@code io.rdmaffm.perftest.report.Exposition} (the Prometheus writer shared with
+ * {@code health}, in {@code MatrixPrometheus} only). Not picocli (the CLI in {@code io.rdmaffm.perftest.cli.MatrixCommand} turns options
  * into a request), not verbs-ffm: the matrix measures through the tools it launches, never a device of its own.
  *
  * <p><b>Start from</b> {@code cli/MatrixCommand#call}, which walks the stages in order; in a test,

@@ -11,11 +11,12 @@ import java.nio.file.StandardCopyOption;
  * whenever it is scraped, so the text goes to a temporary file in the same directory (same file system) and is
  * renamed over the target.
  */
-final class AtomicFiles {
+public final class AtomicFiles {
     private AtomicFiles() {
     }
 
-    static void write(Path file, String text) throws IOException {
+    /** Writes {@code text} to {@code file} through a temporary file in its directory, renamed over it. */
+    public static void write(Path file, String text) throws IOException {
         Path abs = file.toAbsolutePath();
         Path tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName(), ".tmp");
         try {
@@ -31,7 +32,7 @@ final class AtomicFiles {
      *
      * @throws IllegalArgumentException with one line when {@code file} could not be written
      */
-    static void requireWritable(String option, Path file) {
+    public static void requireWritable(String option, Path file) {
         Path abs = file.toAbsolutePath();
         Path dir = abs.getParent();
         if (Files.isDirectory(abs)) {

@@ -103,7 +103,7 @@ class PrometheusTextTest {
         assertEquals(8, samples.stream().filter(s -> s.startsWith("rdmaffm_health_check{") && s.contains("check=\"pcie\""))
                 .count(), text);
         assertTrue(text.endsWith("\n"));
-        assertEquals("a\\\\b\\\"c\\nd", PrometheusText.escape("a\\b\"c\nd"));
+        assertEquals("a\\\\b\\\"c\\nd", io.rdmaffm.perftest.report.Exposition.escape("a\\b\"c\nd"));
     }
 
     /** The Python client's parser (Debian's python3-prometheus-client) must read every family and sample back. */
