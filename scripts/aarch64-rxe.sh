@@ -13,7 +13,9 @@
 # qemu-system-arm and the cross toolchain (AARCH64_PACKAGES) with apt-get, as root. A second run reuses the cache.
 # Each stage says how long it took. Exit 0 all passed, 1 a check failed or the guest timed out, 2 set-up failed.
 #
-# usage: scripts/aarch64-rxe.sh [--timeout SEC] [--iters N] [--rounds N] [--smp N] [--mem MB] [--cpu MODEL]
+# usage: scripts/aarch64-rxe.sh [--shim FILE] [--timeout SEC] [--iters N] [--rounds N] [--smp N] [--mem MB] [--cpu MODEL]
+#   --shim     the shim to test: a librdmaffm_shim.so, or a verbs-ffm jar whose linux-aarch64 one is taken (CI
+#              passes the jar it built); default: cross-built here from native-shim's sources
 #   --timeout  the whole guest run, boot included (default 600)
 #   --iters    ibv_rc_pingpong iterations (default 1000)
 #   --rounds   rdmaffm_rxe_loop ping-pong rounds (default 200)
@@ -29,13 +31,15 @@ rounds=200
 smp=2
 mem_mb=1024
 cpu=cortex-a57
+shim=""
 positive() {
 	[[ "$2" =~ ^[1-9][0-9]*$ ]] || die "$1 wants a positive whole number, got '$2'"
 }
 while [[ $# -gt 0 ]]; do
-	[[ "$1" == -h || "$1" == --help ]] && { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
+	[[ "$1" == -h || "$1" == --help ]] && { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
 	[[ $# -ge 2 ]] || die "$1 needs a value (see --help)"
 	case "$1" in
+	--shim) [[ -f "$2" ]] || die "--shim: no file '$2'"; shim="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")" ;;
 	--timeout) positive "$1" "$2"; timeout_s="$2" ;;
 	--iters) positive "$1" "$2"; iters="$2" ;;
 	--rounds) positive "$1" "$2"; rounds="$2" ;;
@@ -55,7 +59,7 @@ stage_done() {
 }
 
 # ---- packages on this machine: qemu-system-aarch64, the cross compiler and the arm64 libibverbs headers.
-ensure_packages "${BUILD_PACKAGES[@]}" qemu-system-arm cpio kmod binutils
+ensure_packages "${BUILD_PACKAGES[@]}" qemu-system-arm cpio kmod binutils unzip
 ensure_aarch64_packages
 stage_done "packages ready"
 
@@ -83,7 +87,7 @@ KVER="${kernel_pkg#linux-image-}"
 KERNEL="$SYSROOT/boot/vmlinuz-$KVER"
 MODDIR="$SYSROOT/lib/modules/$KVER"
 [[ -r "$KERNEL" && -d "$MODDIR" ]] || die "no kernel $KERNEL or modules $MODDIR in the cache (remove $CACHE and run again)"
-stage_done "arm64 packages unpacked in $CACHE"
+stage_done "arm64 packages ready in $CACHE"
 
 # ---- the initramfs's fixed part (busybox, libraries, tools, modules), cached beside the packages.
 # Modules in load order: each one's dependencies (modinfo's depends field) before it.
@@ -157,8 +161,24 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 mkdir -p "$RUN/overlay/test"
-make -s -C "$ROOT/native-shim" aarch64-shim AARCH64_OUT="$RUN/overlay/test" > "$RUN/build.log" 2>&1 \
-	|| { cat "$RUN/build.log" >&2; die "cross-building the aarch64 shim failed"; }
+SHIM="$RUN/overlay/test/librdmaffm_shim.so"
+case "$shim" in
+"")
+	make -s -C "$ROOT/native-shim" aarch64-shim AARCH64_OUT="$RUN/overlay/test" > "$RUN/build.log" 2>&1 \
+		|| { cat "$RUN/build.log" >&2; die "cross-building the aarch64 shim failed"; }
+	shim_from="cross-built from native-shim's sources"
+	;;
+*.jar)
+	unzip -p "$shim" META-INF/native/linux-aarch64/librdmaffm_shim.so > "$SHIM" 2> /dev/null && [[ -s "$SHIM" ]] \
+		|| die "$shim carries no META-INF/native/linux-aarch64/librdmaffm_shim.so"
+	shim_from="META-INF/native/linux-aarch64 of $shim"
+	;;
+*)
+	cp "$shim" "$SHIM"
+	shim_from="$shim"
+	;;
+esac
+readelf -h "$SHIM" 2> /dev/null | grep -q 'Machine:.*AArch64' || die "the shim to test ($shim_from) is not an aarch64 ELF file"
 aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o "$RUN/overlay/test/rdmaffm_rxe_loop" \
 	"$ROOT/native-shim/src/check/c/rdmaffm_rxe_loop.c" -L"$RUN/overlay/test" -lrdmaffm_shim -libverbs \
 	|| die "cross-building rdmaffm_rxe_loop failed"
@@ -172,7 +192,7 @@ chmod +x "$RUN/overlay/init"
 } > "$RUN/overlay/test/settings"
 (cd "$RUN/overlay" && find . | cpio -o -H newc --quiet | gzip -1 > "$RUN/overlay.cpio.gz")
 cat "$BASE" "$RUN/overlay.cpio.gz" > "$RUN/initramfs.cpio.gz"
-stage_done "aarch64 shim and rdmaffm_rxe_loop cross-built"
+stage_done "rdmaffm_rxe_loop cross-built against the shim $shim_from"
 
 # ---- the guest.
 echo "aarch64-rxe: booting $kernel_pkg (qemu-system-aarch64 TCG, virt, $cpu, $smp vCPU, $mem_mb MiB), timeout ${timeout_s}s" >&2

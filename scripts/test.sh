@@ -89,11 +89,13 @@ for stage in "${stages[@]}"; do
 	package)
 		# ---- the node package (packaging/): built from the jars the host stage installed, then tested as
 		# installed, here (no device) and in the Soft-RoCE VM (doctor and a loopback ib_write_bw). Then the
-		# linux-aarch64 shim's data path over Soft-RoCE in an aarch64 VM, short form (about 45 s with its cache,
-		# about 1.5 min more the first time on a machine: qemu-system-arm installed, the arm64 packages fetched and unpacked). ----
+		# linux-aarch64 shim in verbs-ffm's jar: its data path over Soft-RoCE in an aarch64 VM, short form (about
+		# 45 s with its cache; about 1.5 min more the first time on a machine: qemu-system-arm installed, the arm64
+		# packages fetched and unpacked). ----
 		run_stage package bash -c '"$@" -q -Pdist -pl packaging package -DskipTests && packaging/test-installed.sh \
 			&& scripts/rdma-env.sh --timeout 900 -- packaging/test-installed.sh \
-			&& scripts/aarch64-rxe.sh --iters 100 --rounds 50 --timeout 300' _ "${MVN[@]}"
+			&& scripts/aarch64-rxe.sh --iters 100 --rounds 50 --timeout 300 --shim "$(find verbs-ffm/target -maxdepth 1 \
+				-name "verbs-ffm-*.jar" ! -name "*-tests.jar" ! -name "*-sources.jar" ! -name "*-javadoc.jar")"' _ "${MVN[@]}"
 		;;
 	multihost)
 		# -am: the tests load verbs-ffm from this build, not from ~/.m2; -Dtest (multihost classes are named
