@@ -72,15 +72,17 @@ CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/rdma-ffm/aarch64-vm/$kernel_pkg"
 SYSROOT="$CACHE/root"
 wanted="$(printf '%s:arm64\n' "${GUEST_PACKAGES[@]}")"
 if [[ ! -f "$CACHE/unpacked" || "$(cat "$CACHE/unpacked")" != "$wanted" ]]; then
-	rm -rf "$CACHE/debs" "$SYSROOT" "$CACHE/unpacked" "$CACHE/base.cpio.gz"
+	# A new kernel package replaces the cache of the one before (some 300 MB unpacked).
+	[[ -d "${CACHE%/*}" ]] && find "${CACHE%/*}" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
 	mkdir -p "$CACHE/debs" "$SYSROOT"
-	# apt-get download as root warns that _apt cannot write here; the log keeps the warning.
+	# apt-get download as root warns that _apt cannot write here: harmless, the files are written as root.
 	# shellcheck disable=SC2086 # one word per package
 	(cd "$CACHE/debs" && setup_step "apt-get download ${#GUEST_PACKAGES[@]} arm64 packages" \
 		apt-get download -q $wanted) || die "apt-get download of the arm64 packages failed"
 	for deb in "$CACHE"/debs/*.deb; do
 		dpkg-deb -x "$deb" "$SYSROOT" || die "cannot unpack $deb"
 	done
+	rm -rf "$CACHE/debs"
 	echo "$wanted" > "$CACHE/unpacked"
 fi
 KVER="${kernel_pkg#linux-image-}"
