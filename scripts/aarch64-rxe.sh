@@ -181,9 +181,8 @@ case "$shim" in
 	;;
 esac
 readelf -h "$SHIM" 2> /dev/null | grep -q 'Machine:.*AArch64' || die "the shim to test ($shim_from) is not an aarch64 ELF file"
-aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Werror -o "$RUN/overlay/test/rdmaffm_rxe_loop" \
-	"$ROOT/native-shim/src/check/c/rdmaffm_rxe_loop.c" -L"$RUN/overlay/test" -lrdmaffm_shim -libverbs \
-	|| die "cross-building rdmaffm_rxe_loop failed"
+make -s -C "$ROOT/native-shim" aarch64-rxe-loop AARCH64_CHECK="$RUN/overlay/test" LOOP_SHIM_DIR="$RUN/overlay/test" \
+	> "$RUN/build.log" 2>&1 || { cat "$RUN/build.log" >&2; die "cross-building rdmaffm_rxe_loop failed"; }
 cp "$ROOT/scripts/vm/aarch64-init" "$RUN/overlay/init"
 chmod +x "$RUN/overlay/init"
 {
