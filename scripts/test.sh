@@ -90,7 +90,7 @@ for stage in "${stages[@]}"; do
 		# ---- the node package (packaging/): built from the jars the host stage installed, then tested as
 		# installed, here (no device) and in the Soft-RoCE VM (doctor and a loopback ib_write_bw). Then the
 		# linux-aarch64 shim in verbs-ffm's jar: its data path over Soft-RoCE in an aarch64 VM, short form (about
-		# 35-45 s with its cache; the first time on a machine about 3 min: qemu-system-arm installed, the arm64
+		# 33-40 s with its cache; the first time on a machine about 3 min: qemu-system-arm installed, the arm64
 		# packages fetched and unpacked, 390 MB under ~/.cache/rdma-ffm/aarch64-vm). ----
 		run_stage package bash -c '"$@" -q -Pdist -pl packaging package -DskipTests && packaging/test-installed.sh \
 			&& scripts/rdma-env.sh --timeout 900 -- packaging/test-installed.sh \
