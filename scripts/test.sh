@@ -6,7 +6,8 @@
 # if any stage failed.
 #
 # After the rdma stage, the package stage: the node package built (mvn -Pdist) and tested as installed, on
-# this host and in the Soft-RoCE VM (packaging/test-installed.sh).
+# this host and in the Soft-RoCE VM (packaging/test-installed.sh), and the aarch64 shim's data path over
+# Soft-RoCE in an aarch64 VM (scripts/aarch64-rxe.sh, short form).
 #
 # usage: scripts/test.sh [--host-only | --rdma-only | --multihost-only | --package-only]
 #   (--multihost-only: both VM stages)
@@ -42,7 +43,7 @@ trap 'rm -rf "$logs"' EXIT
 declare -A title=(
 	[host]="host tests (no RDMA device needed)"
 	[rdma]="rdma tests (tag 'rdma', on a real RDMA device)"
-	[package]="package (mvn -Pdist; packaging/test-installed.sh on this host and on Soft-RoCE)"
+	[package]="package (mvn -Pdist; packaging/test-installed.sh on this host and on Soft-RoCE; the aarch64 shim on Soft-RoCE in an aarch64 VM)"
 	[multihost]="multihost tests (tag 'multihost', across two Soft-RoCE VMs)"
 	[matrix]="matrix test (tag 'multihost', CrossHostMatrix*, across three Soft-RoCE VMs)"
 )
@@ -87,9 +88,14 @@ for stage in "${stages[@]}"; do
 		;;
 	package)
 		# ---- the node package (packaging/): built from the jars the host stage installed, then tested as
-		# installed, here (no device) and in the Soft-RoCE VM (doctor and a loopback ib_write_bw). ----
+		# installed, here (no device) and in the Soft-RoCE VM (doctor and a loopback ib_write_bw). Then the
+		# linux-aarch64 shim in verbs-ffm's jar: its data path over Soft-RoCE in an aarch64 VM, short form (about
+		# 33-40 s with its cache; the first time on a machine about 3 min: qemu-system-arm installed, the arm64
+		# packages fetched and unpacked, 390 MB under ~/.cache/rdma-ffm/aarch64-vm). ----
 		run_stage package bash -c '"$@" -q -Pdist -pl packaging package -DskipTests && packaging/test-installed.sh \
-			&& scripts/rdma-env.sh --timeout 900 -- packaging/test-installed.sh' _ "${MVN[@]}"
+			&& scripts/rdma-env.sh --timeout 900 -- packaging/test-installed.sh \
+			&& scripts/aarch64-rxe.sh --iters 100 --rounds 50 --timeout 300 --shim "$(find verbs-ffm/target -maxdepth 1 \
+				-name "verbs-ffm-*.jar" ! -name "*-tests.jar" ! -name "*-sources.jar" ! -name "*-javadoc.jar")"' _ "${MVN[@]}"
 		;;
 	multihost)
 		# -am: the tests load verbs-ffm from this build, not from ~/.m2; -Dtest (multihost classes are named
@@ -125,7 +131,7 @@ for stage in "${stages[@]}"; do
 	status="$(cat "$logs/$stage.status")"
 	echo "${title[$stage]}: exit status $status, $(cat "$logs/$stage.seconds") s"
 	if [[ -f "$logs/$stage.log" ]]; then
-		grep -E "Tests run:.*Fail|^installed package:" "$logs/$stage.log" | grep -v " -- in " || echo "  (no Surefire summary: the stage ended before its tests reported)"
+		grep -E "Tests run:.*Fail|^installed package:|^aarch64-rxe: (passed|FAILED)" "$logs/$stage.log" | grep -v " -- in " || echo "  (no Surefire summary: the stage ended before its tests reported)"
 	fi
 	if [[ "$status" != 0 && $result -eq 0 ]]; then
 		result="$status"
