@@ -15,7 +15,10 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** The workload through the connection API, poll style: tryWrite/tryRead, progress, isComplete. */
+/**
+ * The workload through the connection API, poll style (tryWrite/tryRead, progress, isComplete); with {@code blocking},
+ * the READs are the blocking {@code read} instead, which parks the calling thread until the driver signals.
+ */
 final class ConnectionWorkload implements Workload {
     private static final Duration T = Duration.ofSeconds(60);
 
@@ -27,7 +30,10 @@ final class ConnectionWorkload implements Workload {
     private final MemoryRegion readInto;
     private final RemoteBuffer remote;
 
-    ConnectionWorkload(InetAddress ip, long bytes) throws Exception {
+    private final boolean blocking;
+
+    ConnectionWorkload(InetAddress ip, long bytes, boolean blocking) throws Exception {
+        this.blocking = blocking;
         server = RdmaServer.listen(new InetSocketAddress(ip, 0));
         CompletableFuture<Connection> accepted = CompletableFuture.supplyAsync(() -> server.accept(T));
         client = Connection.connect(server.localAddress(), new ConnectionOptions().sendQueueDepth(IN_FLIGHT)
@@ -47,7 +53,7 @@ final class ConnectionWorkload implements Workload {
 
     @Override
     public String name() {
-        return "connection API";
+        return blocking ? "connection API (blocking)" : "connection API";
     }
 
     @Override
@@ -76,6 +82,13 @@ final class ConnectionWorkload implements Workload {
     public void reads(int n, Histogram into) {
         for (int i = 0; i < n; i++) {
             long t0 = System.nanoTime();
+            if (blocking) {
+                client.read(readInto, 0, remote, 8L * (i & 1023), 8, T);
+                if (into != null) {
+                    into.recordValue(System.nanoTime() - t0);
+                }
+                continue;
+            }
             long seq;
             while ((seq = client.tryRead(readInto, 0, remote, 8L * (i & 1023), 8)) < 0) {
                 client.progress();

@@ -16,8 +16,12 @@ import java.util.Set;
  * after an untimed warm-up round, each transfer checked byte for byte. Prints every round and the median of the
  * per-round ratios connection/raw (time, latency: above 1 is slower).
  * <pre>
- * rdma-overhead ADDRESS [--rounds N] [--mib N] [--reads N] [--warmup N]
+ * rdma-overhead ADDRESS [--rounds N] [--mib N] [--reads N] [--warmup N] [--threads platform|virtual]
+ *               [--style poll|blocking]
  * </pre>
+ * {@code --threads virtual} runs every round of both sides on a fresh virtual thread (what a JDK 25 application's
+ * client is); {@code --style blocking} makes the connection API's READs the blocking {@code read(..., timeout)}, which
+ * parks the caller until the driver thread signals the completion, instead of the poll style (raw verbs always polls).
  */
 public final class OverheadBench {
     private OverheadBench() {
@@ -43,25 +47,32 @@ public final class OverheadBench {
     }
 
     public static int run(String... args) {
-        return Cli.run("rdma-overhead", args, Set.of("rounds", "mib", "reads", "warmup"), cli -> {
+        return Cli.run("rdma-overhead", args, Set.of("rounds", "mib", "reads", "warmup", "threads", "style"), cli -> {
             cli.noMoreThan(1);
             InetAddress ip = Cli.address(cli.arg(0, "ADDRESS (the device's IP)") + ":0").getAddress();
             int rounds = cli.intOption("rounds", 5, 1, 1000);
             long bytes = (long) cli.intOption("mib", 64, 1, 4096) << 20;
             int reads = cli.intOption("reads", 10_000, 1, 10_000_000);
             int warmup = cli.intOption("warmup", 20_000, 0, 10_000_000);
+            boolean virtual = choice(cli.option("threads", "platform"), "threads", "platform", "virtual");
+            boolean blocking = choice(cli.option("style", "poll"), "style", "poll", "blocking");
+            System.out.printf("threads %s, connection API style %s%n", virtual ? "virtual" : "platform",
+                    blocking ? "blocking" : "poll");
             try (Workload raw = new RawVerbsWorkload(ip, bytes);
-                 Workload conn = new ConnectionWorkload(ip, bytes)) {
+                 Workload conn = new ConnectionWorkload(ip, bytes, blocking)) {
                 for (Workload w : new Workload[] {raw, conn}) {
-                    w.transfer();
-                    w.reads(warmup, null);
+                    on(virtual, () -> {
+                        w.transfer();
+                        w.reads(warmup, null);
+                        return null;
+                    });
                 }
                 List<Result[]> results = new ArrayList<>();
                 for (int r = 0; r < rounds; r++) {
                     Workload first = r % 2 == 0 ? raw : conn;
                     Workload second = first == raw ? conn : raw;
-                    Result a = once(first, bytes, reads);
-                    Result b = once(second, bytes, reads);
+                    Result a = on(virtual, () -> once(first, bytes, reads));
+                    Result b = on(virtual, () -> once(second, bytes, reads));
                     Result[] pair = first == raw ? new Result[] {a, b} : new Result[] {b, a};
                     results.add(pair);
                     System.out.printf("round %d: %-14s %8.1f MB/s  READ p50 %7.2f us  p99 %8.2f us | %-14s %8.1f MB/s"
@@ -73,6 +84,38 @@ public final class OverheadBench {
             }
             return 0;
         });
+    }
+
+    /** False for the first choice, true for the second; Cli.BadInput for anything else. */
+    private static boolean choice(String value, String option, String first, String second) {
+        if (value.equals(first) || value.equals(second)) {
+            return value.equals(second);
+        }
+        throw new Cli.BadInput("--" + option + " is " + first + " or " + second + ", not " + value);
+    }
+
+    /** Runs {@code body} here, or on a fresh virtual thread that this thread joins. */
+    private static <T> T on(boolean virtual, java.util.concurrent.Callable<T> body) {
+        if (!virtual) {
+            try {
+                return body.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        java.util.concurrent.FutureTask<T> task = new java.util.concurrent.FutureTask<>(body);
+        Thread t = Thread.ofVirtual().name("bench client").start(task);
+        try {
+            t.join();
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
     }
 
     private static Result once(Workload w, long bytes, int reads) {

@@ -44,7 +44,9 @@ import java.util.concurrent.CompletableFuture;
  * operation and (for a completion) its status.
  *
  * <p>Buffers: local buffers of {@link #write}, {@link #read} and {@link #send} are memory regions of this connection
- * ({@link #allocateRegion}, {@link #registerMemory}), closed with it; keep them unchanged (sends) and unread (reads)
+ * ({@link #allocateRegion}, {@link #registerMemory}), closed with it, or, for a connection built on a
+ * {@link SharedDomain} ({@link ConnectionOptions#sharedDomain}), regions of that domain, registered once for all its
+ * connections and closed with the domain; keep them unchanged (sends) and unread (reads)
  * until their operation completed. Offsets and lengths are checked against the local region and the
  * {@link RemoteBuffer} before anything is posted.
  */

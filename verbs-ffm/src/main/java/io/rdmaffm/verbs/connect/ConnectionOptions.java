@@ -29,6 +29,7 @@ public final class ConnectionOptions {
     int readsInFlight = DEFAULT_READS_IN_FLIGHT;
     int inlineThreshold = DEFAULT_INLINE_THRESHOLD;
     byte[] privateData = new byte[0];
+    SharedDomain sharedDomain;
 
     public ConnectionOptions() {
     }
@@ -41,6 +42,7 @@ public final class ConnectionOptions {
         readsInFlight = o.readsInFlight;
         inlineThreshold = o.inlineThreshold;
         privateData = o.privateData.clone();
+        sharedDomain = o.sharedDomain;
     }
 
     /**
@@ -112,6 +114,21 @@ public final class ConnectionOptions {
         return this;
     }
 
+    /**
+     * Build connections on {@code domain}'s protection domain instead of one of their own, so regions registered once
+     * on it serve every such connection (see {@link SharedDomain}); null (the default) for a domain per connection.
+     * The domain must stay open while connections are made with these options.
+     */
+    public ConnectionOptions sharedDomain(SharedDomain domain) {
+        sharedDomain = domain;
+        return this;
+    }
+
+    /** The shared domain connections are built on, or null for a protection domain of their own. */
+    public SharedDomain sharedDomain() {
+        return sharedDomain;
+    }
+
     public int receiveBuffers() {
         return receiveBuffers;
     }
@@ -151,6 +168,7 @@ public final class ConnectionOptions {
     public String toString() {
         return "ConnectionOptions[receiveBuffers " + receiveBuffers + " x " + bufferSize + " bytes, sendQueueDepth "
                 + sendQueueDepth + ", signalInterval " + signalInterval + ", readsInFlight " + readsInFlight
-                + ", inlineThreshold " + inlineThreshold + ", private data " + privateData.length + " bytes]";
+                + ", inlineThreshold " + inlineThreshold + ", private data " + privateData.length + " bytes"
+                + (sharedDomain == null ? "" : ", " + sharedDomain) + "]";
     }
 }

@@ -340,7 +340,8 @@ final class Core {
     long checkLocal(MemoryRegion region, long offset, int length) {
         if (region.protectionDomain() != parts.pd()) {
             throw new IllegalArgumentException("the region (lkey 0x" + Integer.toHexString(region.lkey()) + ") is not "
-                    + "registered through this connection: use Connection.allocateRegion or registerMemory");
+                    + "registered through this connection: use Connection.allocateRegion or registerMemory (or, for many "
+                    + "connections, a SharedDomain they are built on)");
         }
         return region.addressOf(offset, length);
     }

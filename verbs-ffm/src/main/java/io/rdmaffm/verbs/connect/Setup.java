@@ -35,11 +35,16 @@ final class Setup {
                  QueuePair qp, MemoryRegion control, ReceivePool receives, int depth, ConnectionOptions options,
                  int responderResources, int initiatorDepth) {
 
-        /** Closes everything, children first; the first failure is thrown after all were tried. */
+        /**
+         * Closes everything, children first; a shared protection domain is not closed but released (its owner closes
+         * it). The first failure is thrown after all were tried.
+         */
         void close() {
             RuntimeException first = null;
+            SharedDomain shared = options.sharedDomain;
             // The id destroys its QP first (rdma_destroy_qp, then rdma_destroy_id).
-            Object[] order = {id, control, receives == null ? null : receives.region(), receives, cq, channel, pd};
+            Object[] order = {id, control, receives == null ? null : receives.region(), receives, cq, channel,
+                    shared == null ? pd : null};
             for (Object o : order) {
                 try {
                     if (o instanceof AutoCloseable c) {
@@ -53,6 +58,9 @@ final class Setup {
                         first.addSuppressed(r);
                     }
                 }
+            }
+            if (shared != null) {
+                shared.release();
             }
             releaseChannel.run();
             if (first != null) {
@@ -71,9 +79,13 @@ final class Setup {
         MemoryRegion control = null;
         MemoryRegion buffers = null;
         ReceivePool receives = null;
+        SharedDomain shared = o.sharedDomain;
+        if (shared != null) {
+            checkDevice(ctx, shared, id);
+        }
         try {
             DeviceAttributes dev = ctx.queryDevice();
-            pd = ctx.allocateProtectionDomain();
+            pd = shared != null ? shared.acquire() : ctx.allocateProtectionDomain();
             ch = ctx.createCompletionChannel();
             cq = ctx.createCompletionQueue(o.sendQueueDepth + o.receiveBuffers + 1, ch, 0);
             qp = id.createQueuePair(pd, new QueuePairInit(QueuePairType.RC, cq, cq).maxSendWr(o.sendQueueDepth)
@@ -85,10 +97,23 @@ final class Setup {
             return new Parts(id, releaseChannel, pd, ch, cq, qp, control, receives, o.sendQueueDepth, o,
                     Math.min(o.readsInFlight, dev.maxQpRdAtom()), Math.min(o.readsInFlight, dev.maxQpInitRdAtom()));
         } catch (RuntimeException e) {
-            for (AutoCloseable c : new AutoCloseable[] {qp, control, buffers, receives, cq, ch, pd}) {
+            for (AutoCloseable c : new AutoCloseable[] {qp, control, buffers, receives, cq, ch,
+                    shared == null ? pd : null}) {
                 closeQuietly(c, e);
             }
+            if (shared != null && pd != null) {
+                shared.release();
+            }
             throw e;
+        }
+    }
+
+    /** A shared domain serves connections on its own device only: CONNECT_FAILED naming both otherwise. */
+    static void checkDevice(Context ctx, SharedDomain shared, CmId id) {
+        if (shared.pd().context() != ctx) {
+            throw new ConnectionException(ConnectionException.Reason.CONNECT_FAILED, "rdma_create_qp",
+                    ConnectionException.EPROTO, "the connection with " + id.peerAddress() + " goes through device "
+                    + ctx.name() + ", its shared domain is on " + shared.deviceName(), null, null);
         }
     }
 
@@ -159,6 +184,17 @@ final class Setup {
                 throw new ConnectionException(ConnectionException.Reason.CONNECT_FAILED, "rdma_accept",
                         ConnectionException.EPROTO, "connect request from " + peer + " rejected: " + e.getMessage(),
                         null, e);
+            }
+            if (o.sharedDomain != null) {
+                try {
+                    checkDevice(id.context(), o.sharedDomain, id);
+                    if (!o.sharedDomain.isOpen()) {
+                        throw new IllegalStateException("the server's " + o.sharedDomain + " is closed");
+                    }
+                } catch (RuntimeException e) {
+                    id.reject(null); // the client hears a rejection, not a timeout
+                    throw e;
+                }
             }
             parts = build(id, releaseChannel, o);
             id.accept(new ConnectionParameters().privateData(handshake(parts))

@@ -5,6 +5,7 @@
  * buffers are never overrun), reads and writes the peer's {@link io.rdmaffm.verbs.connect.RemoteBuffer}s, with a
  * blocking, a {@code CompletableFuture} and an allocation-free poll style, deadlines everywhere, and one exception
  * type for what went wrong ({@link io.rdmaffm.verbs.connect.ConnectionException}, a {@code VerbsException}).
+ * A {@link io.rdmaffm.verbs.connect.SharedDomain} lets many connections use regions registered once.
  *
  * <pre>{@code
  * // server

@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ol>
  * <li>idle waits: every client blocks in {@code receive(2 s)} and then {@code receiveAsync().get(1 s)} with
  * nothing coming, the server's handlers block in {@code receive}, one more virtual thread in
- * {@code accept(2 s)}; each wait must end by its deadline (plus 3 s and the lateness of a platform thread's sleep
- * beside them), and a virtual thread that sleeps 10 ms in
+ * {@code accept(2 s)}; each wait must end by its deadline (plus 3 s and the lateness of a platform thread's and a
+ * virtual thread's sleep beside them, whichever is later), and a virtual thread that sleeps 10 ms in
  * a loop must get at least a quarter of its turns meanwhile (a wait that held its carrier in native code would
  * leave it none: 1 in ~287 in the issue);</li>
  * <li>load: the clients alternate blocking and future rounds (a request/response pair, an RDMA READ, every 16th
@@ -45,9 +45,13 @@ public final class VirtualThreadStress {
     private static final Duration IDLE_RECEIVE = Duration.ofSeconds(2);
     private static final Duration IDLE_FUTURE = Duration.ofSeconds(1);
     /**
-     * How late an idle wait may return beyond the machine's own lateness: with one carrier in the emulated VM, the
-     * nine waits that time out together run their cold code (the timeout's exception, the next call) one after
-     * the other; measured up to 1.4 s there, against 0.4 s with two carriers.
+     * How late an idle wait may return beyond the lateness of a bare virtual thread's sleep beside it (the JDK's
+     * timer and the carriers: a waiter at its deadline needs neither the driver nor its 50 ms slices, it wakes on its
+     * own timer and finds the lock free). What is left is the waiters' own code after the wake-up, run one after the
+     * other on the carrier: the first timeout in a JVM (cold code) for the nine waits that expire together. Measured
+     * in the emulated VM on a loaded host (load average ~20): 0.0-1.3 s beyond the virtual control, 0.15-0.4 s for
+     * a second, warm timeout. 2 s was tried and failed there by 30 ms (2.7 s late with the virtual control 0.7 s
+     * late), so the limit stays 3 s over the later control.
      */
     private static final long GRACE_NANOS = 3_000_000_000L;
     /** How late each idle wait ended, and which it was (same order). */
@@ -55,6 +59,8 @@ public final class VirtualThreadStress {
     private static final List<String> idleLateWhat = java.util.Collections.synchronizedList(new ArrayList<>());
     /** How late the platform thread's control sleep woke: the machine's lateness, allowed on top of the grace. */
     private static final AtomicLong controlLate = new AtomicLong();
+    /** How late a virtual thread's control sleep woke: the scheduler's part of an idle wait's lateness. */
+    private static final AtomicLong virtualControlLate = new AtomicLong();
 
     public static void main(String[] args) throws Exception {
         InetAddress ip = InetAddress.getByName(args[0]);
@@ -71,6 +77,7 @@ public final class VirtualThreadStress {
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong ticks = new AtomicLong();
         controlLate.set(0);
+        virtualControlLate.set(0);
         Thread ticker = Thread.ofVirtual().name("ticker").start(() -> {
             while (running.get()) {
                 try {
@@ -125,6 +132,17 @@ public final class VirtualThreadStress {
                 }
                 controlLate.set(System.nanoTime() - c0 - IDLE_RECEIVE.toNanos());
             });
+            // The same sleep on a virtual thread: how late the JDK's timer and a carrier wake a parked virtual
+            // thread under this load, without any of the library's code after the wake-up.
+            Thread virtualControl = Thread.ofVirtual().name("virtual control").start(() -> {
+                long c0 = System.nanoTime();
+                try {
+                    Thread.sleep(IDLE_RECEIVE);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                virtualControlLate.set(System.nanoTime() - c0 - IDLE_RECEIVE.toNanos());
+            });
             Thread idleAccept = Thread.ofVirtual().name("idle acceptor").start(() -> {
                 long a0 = System.nanoTime();
                 try {
@@ -139,6 +157,7 @@ public final class VirtualThreadStress {
             idleExpected = (System.nanoTime() - t0) / 10_000_000L;
             idleAccept.join();
             control.join();
+            virtualControl.join();
             for (int i = 0; ; i++) {
                 Thread t;
                 synchronized (threads) {
@@ -155,7 +174,7 @@ public final class VirtualThreadStress {
         running.set(false);
         ticker.join();
         boolean tickerRan = idleTicks * 4 >= idleExpected;
-        long allowed = GRACE_NANOS + controlLate.get();
+        long allowed = GRACE_NANOS + Math.max(controlLate.get(), virtualControlLate.get());
         long latest = 0;
         synchronized (idleLate) {
             for (int i = 0; i < idleLate.size(); i++) {
@@ -163,15 +182,15 @@ public final class VirtualThreadStress {
                 latest = Math.max(latest, late);
                 if (late > allowed) {
                     failures.add(idleLateWhat.get(i) + " ended " + late / 1_000_000 + " ms after its deadline (allowed "
-                            + allowed / 1_000_000 + " ms: 3 s + the control's lateness)");
+                            + allowed / 1_000_000 + " ms: 3 s + the controls' lateness)");
                 }
             }
         }
         String parallelism = System.getProperty("jdk.virtualThreadScheduler.parallelism", "default");
         System.out.printf("parallelism %s: idle waits: a 10 ms sleeper ran %d of ~%d turns (%s); a platform thread's "
-                        + "2 s sleep woke %d ms late, the latest idle wait ended %d ms after its deadline%n", parallelism, idleTicks,
-                idleExpected, tickerRan ? "ok" : "FAILED: carriers were held", controlLate.get() / 1_000_000,
-                latest / 1_000_000);
+                        + "2 s sleep woke %d ms late (a virtual thread's %d ms), the latest idle wait ended %d ms after its "
+                        + "deadline%n", parallelism, idleTicks, idleExpected, tickerRan ? "ok" : "FAILED: carriers were held",
+                controlLate.get() / 1_000_000, virtualControlLate.get() / 1_000_000, latest / 1_000_000);
         System.out.printf("parallelism %s: load: %d clients x %d rounds, %d calls, slowest %.1f ms (deadline %d ms), "
                         + "%d failures%n", parallelism, clients, rounds, calls.get(), slowestNanos.get() / 1e6,
                 deadline.toMillis(), failures.size());
