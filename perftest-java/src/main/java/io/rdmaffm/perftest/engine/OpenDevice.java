@@ -3,6 +3,7 @@ package io.rdmaffm.perftest.engine;
 import io.rdmaffm.perftest.params.Flag;
 import io.rdmaffm.perftest.params.DeviceFacts;
 import io.rdmaffm.perftest.params.InvalidParameterException;
+import io.rdmaffm.perftest.params.ParameterRules;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.verbs.Context;
 import io.rdmaffm.verbs.DeviceAttributes;
@@ -81,6 +82,8 @@ public final class OpenDevice implements AutoCloseable {
                         + ", not ACTIVE");
             }
             checkPkeyIndex((Integer) p.value(Flag.PKEY_INDEX), port.pkeyTableLength(), name, ibPort, ctx);
+            checkLinkFlags(ParameterRules.forcedLink((String) p.value(Flag.FORCE_LINK)), (Integer) p.value(Flag.DLID),
+                    port.linkLayer(), name, ibPort);
             int gidIndex = gidIndex(p, ctx, port);
             GidEntry gid = gidIndex < 0 ? null : ctx.queryGid(ibPort, gidIndex);
             return new OpenDevice(name, ibPort, ctx, device, port, gidIndex, gid);
@@ -103,6 +106,27 @@ public final class OpenDevice implements AutoCloseable {
         if (index > 0 && ctx.queryPkey(ibPort, index) == 0) {
             throw new IllegalArgumentException("--pkey_index " + index + ": entry " + index + " of the P_Key table of "
                     + name + " port " + ibPort + " is empty (P_Key 0)");
+        }
+    }
+
+    /**
+     * {@code --force-link} and {@code --dlid} against the port's link layer as the device reports it. perftest takes a
+     * forced type as true and goes on without the GRH RoCE needs (IB on Ethernet) or with a GID chosen as on RoCE
+     * (Ethernet on InfiniBand); it puts a LID into a RoCE address, where nothing reads it.
+     *
+     * @param forced "IB", "Ethernet", or null (not given)
+     * @param dlid   0: not given
+     */
+    static void checkLinkFlags(String forced, int dlid, LinkLayer link, String name, int ibPort) {
+        String is = link == LinkLayer.ETHERNET ? "Ethernet" : link == LinkLayer.INFINIBAND ? "IB" : "unspecified";
+        if (forced != null && !forced.equals(is)) {
+            throw new IllegalArgumentException("--force-link " + forced + ": port " + ibPort + " of " + name + " is "
+                    + is + " (its link_layer)" + (forced.equals("Ethernet")
+                    ? "; for a GRH on InfiniBand give a GID index (-x)" : "; perftest-java runs a port as the link it is"));
+        }
+        if (dlid != 0 && link != LinkLayer.INFINIBAND) {
+            throw new IllegalArgumentException("--dlid " + dlid + ": port " + ibPort + " of " + name + " is " + is
+                    + " (its link_layer): RoCE addresses the peer by its GID, a LID applies only on InfiniBand");
         }
     }
 

@@ -21,6 +21,7 @@ import io.rdmaffm.verbs.ProtectionDomain;
 import io.rdmaffm.verbs.QueuePair;
 import io.rdmaffm.verbs.QueuePairInit;
 import io.rdmaffm.verbs.QueuePairType;
+import io.rdmaffm.verbs.SharedReceiveQueue;
 import io.rdmaffm.verbs.cm.CmId;
 
 import java.io.IOException;
@@ -51,6 +52,8 @@ public final class PerftestEngine implements AutoCloseable {
     private CompletionChannel channel;
     private CompletionQueue sendCq;
     private CompletionQueue recvCq;
+    /** {@code --use-srq} on a side that receives: every QP's receives come from it. */
+    private SharedReceiveQueue srq;
     private MemoryRegion mr;
     private RunBuffer buffer;
     private long slot;
@@ -137,6 +140,16 @@ public final class PerftestEngine implements AutoCloseable {
         if (r.length != numQps) {
             throw new RunFailure("peer sent " + r.length + " keys, expected " + numQps + " (same -q on both sides?)");
         }
+        int dlid = (Integer) p.value(Flag.DLID);
+        if (dlid != 0) {
+            // --dlid (InfiniBand): the peer is addressed, and printed, with the given LID, as perftest does.
+            PingPongDest[] given = new PingPongDest[r.length];
+            for (int i = 0; i < r.length; i++) {
+                PingPongDest d = r[i];
+                given[i] = new PingPongDest(dlid, d.outReads(), d.qpn(), d.psn(), d.rkey(), d.vaddr(), d.gid(), d.srqn());
+            }
+            r = given;
+        }
         remote = r;
     }
 
@@ -185,6 +198,10 @@ public final class PerftestEngine implements AutoCloseable {
         sendCq = res.add(c.createCompletionQueue(Math.max(1, plan.txDepth() * numQps), channel, 0));
         recvCq = verb == Verb.SEND ? res.add(c.createCompletionQueue(Math.max(1, plan.rxDepth() * numQps), channel, 0))
                 : sendCq;
+        if (p.on(Flag.SRQ) && receives()) {
+            // perftest: max_wr is the rx depth, one SGE; the QPs then have no receive queue of their own.
+            srq = res.add(pd.createSharedReceiveQueue(Math.max(1, plan.rxDepth()), 1, 0));
+        }
         int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
         // Host memory, or GPU memory with --use_cuda (a dma-buf fallback is said on stderr: stdout is perftest's).
         buffer = res.add(RunBuffer.allocate(p.memory(), pd, 2 * numQps * slot, access,
@@ -193,8 +210,9 @@ public final class PerftestEngine implements AutoCloseable {
     }
 
     private QueuePairInit queuePairInit() {
-        return new QueuePairInit(qpType, sendCq, recvCq).maxSendWr(Math.max(1, plan.txDepth()))
+        QueuePairInit init = new QueuePairInit(qpType, sendCq, recvCq).maxSendWr(Math.max(1, plan.txDepth()))
                 .maxRecvWr(verb == Verb.SEND ? Math.max(1, plan.rxDepth()) : 1).maxInlineData(plan.inlineSize());
+        return srq == null ? init : init.sharedReceiveQueue(srq).maxRecvWr(0);
     }
 
     /**
@@ -258,7 +276,8 @@ public final class PerftestEngine implements AutoCloseable {
         }
         VerbsSide.Builder b = VerbsSide.builder(qps, mr).completionQueues(sendCq, recvCq).events(channel)
                 .areas(localSend, localRecv).remote(remoteAddr, remoteRkey)
-                .postList(Math.max(1, p.workload().postList())).receiveDepth(Math.max(1, plan.rxDepth()));
+                .postList(Math.max(1, p.workload().postList())).receiveDepth(Math.max(1, plan.rxDepth()))
+                .sharedReceiveQueue(srq);
         if (qpType == QueuePairType.UD) {
             b.datagram(ahs, remoteQpn, QueuePairStates.UD_QKEY);
         }
@@ -303,7 +322,7 @@ public final class PerftestEngine implements AutoCloseable {
             }
         } else {
             side.prepareSends(LoopSpecs.opcode(p), nextWire);
-            nextLatency = LoopSpecs.latency(p, plan, size, w.iterations(), plan.rxDepth(), !p.isClient(), true);
+            nextLatency = LoopSpecs.latency(p, plan, size, w.iterations(), recvDepth(), !p.isClient(), true);
         }
     }
 
@@ -313,14 +332,23 @@ public final class PerftestEngine implements AutoCloseable {
     }
 
     private void postReceivesFor(int sizeIndex) {
-        if (verb != Verb.SEND) {
-            return;
-        }
-        boolean receives = !p.isClient() || !p.tool().bandwidth() || p.workload().bidirectional();
-        if (receives) {
+        if (receives()) {
             int grh = p.endpoint().connection() == Connection.UD ? RunPlan.GRH_BYTES : 0;
-            side.postReceives(plan.rxDepth(), (int) plan.size(sizeIndex) + grh);
+            side.postReceives(recvDepth(), (int) plan.size(sizeIndex) + grh);
         }
+    }
+
+    /** Whether this side receives messages: a send tool's latency sides, its server, and both sides of -b. */
+    private boolean receives() {
+        return verb == Verb.SEND && (!p.isClient() || !p.tool().bandwidth() || p.workload().bidirectional());
+    }
+
+    /**
+     * Receives kept posted per QP; with an SRQ, per QP's share of it (rx depth / QPs), as perftest posts and
+     * re-posts them, each QP's share counted by the QP that posted it.
+     */
+    private int recvDepth() {
+        return srq == null ? plan.rxDepth() : Math.max(1, plan.rxDepth() / numQps);
     }
 
     /**
@@ -346,7 +374,7 @@ public final class PerftestEngine implements AutoCloseable {
         long wire = nextWire;
         if (sendServer()) {
             windows.open(window);
-            BwLoops.sendServer(side, b, plan.rxDepth(), m);
+            BwLoops.sendServer(side, b, recvDepth(), m);
             windows.close(window);
             long n = w.duration() ? m.counted : w.iterations() * numQps;
             return new RunResult.Window(size, n, m.windowStart, m.windowEnd, verifier.received(size));
@@ -354,7 +382,7 @@ public final class PerftestEngine implements AutoCloseable {
         Verification checked = Verification.none();
         windows.open(window);
         if (verb == Verb.SEND && w.bidirectional()) {
-            BwLoops.bidirectionalSend(side, b, !p.isClient(), plan.rxDepth(), m);
+            BwLoops.bidirectionalSend(side, b, !p.isClient(), recvDepth(), m);
         } else {
             BwLoops.client(side, b, m);
         }

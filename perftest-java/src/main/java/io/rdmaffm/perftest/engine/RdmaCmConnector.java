@@ -2,6 +2,7 @@ package io.rdmaffm.perftest.engine;
 
 import io.rdmaffm.perftest.exchange.ExchangeException;
 import io.rdmaffm.perftest.exchange.RdmaCmControlChannel;
+import io.rdmaffm.perftest.params.Flag;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.vocab.Connection;
 import io.rdmaffm.verbs.QueuePair;
@@ -62,6 +63,16 @@ final class RdmaCmConnector {
     }
 
     /**
+     * What each test QP's connect or accept carries: {@code --retry_count} (default 7) as both its retry count and its
+     * RNR retry count, as perftest's test-QP connections set both from it.
+     */
+    static ConnectionParameters parameters(RunParameters p, int readDepth) {
+        int retries = (Integer) p.value(Flag.RETRY_COUNT);
+        return new ConnectionParameters().retryCount(retries).rnrRetryCount(retries)
+                .responderResources(readDepth).initiatorDepth(readDepth);
+    }
+
+    /**
      * Connects (client) or accepts (server) every QP; returns them in QP order. {@code readDepth} is the
      * responder resources and initiator depth: the outstanding reads for read and atomic, else 0.
      */
@@ -69,8 +80,7 @@ final class RdmaCmConnector {
         int n = p.workload().numQps();
         QueuePair[] qps = new QueuePair[n];
         Duration limit = Duration.ofSeconds(Math.max(10, p.limits().timeoutSeconds()));
-        ConnectionParameters params = new ConnectionParameters().retryCount(7).rnrRetryCount(7)
-                .responderResources(readDepth).initiatorDepth(readDepth);
+        ConnectionParameters params = parameters(p, readDepth);
         if (p.isClient()) {
             InetSocketAddress target = new InetSocketAddress(ipv4(p.endpoint().server()), p.endpoint().tcpPort());
             for (int i = 0; i < n; i++) {

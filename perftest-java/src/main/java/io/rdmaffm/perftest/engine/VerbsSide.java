@@ -10,6 +10,7 @@ import io.rdmaffm.verbs.QueuePair;
 import io.rdmaffm.verbs.RecvWorkRequests;
 import io.rdmaffm.verbs.SendOpcode;
 import io.rdmaffm.verbs.SendWorkRequests;
+import io.rdmaffm.verbs.SharedReceiveQueue;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
@@ -48,6 +49,8 @@ final class VerbsSide implements DataPath, AutoCloseable {
     private final int qkey;
     private final SendWorkRequests[] sendWrs;
     private final RecvWorkRequests[] recvWrs;
+    /** {@code --use-srq}: receives go here, not to the QPs (null: each QP's own receive queue). */
+    private final SharedReceiveQueue srq;
     private final Completions sendWc = new Completions(BATCH);
     private final Completions recvWc = new Completions(BATCH);
     /** Latency loops poll one completion at a time: exactly one is ever outstanding per CQ. */
@@ -60,6 +63,7 @@ final class VerbsSide implements DataPath, AutoCloseable {
         this.qps = b.qps;
         this.sendCq = Objects.requireNonNull(b.sendCq, "send CQ");
         this.recvCq = Objects.requireNonNull(b.recvCq, "receive CQ");
+        this.srq = b.srq;
         this.channel = b.channel;
         this.mr = b.mr;
         this.localSend = b.localSend;
@@ -114,7 +118,11 @@ final class VerbsSide implements DataPath, AutoCloseable {
             for (int slot = 0; slot < depth; slot++) {
                 recvWrs[i].setRaw(slot, ((long) i << 32) | slot, localRecv[i], recvBytes, mr.lkey());
             }
-            qps[i].postRecv(recvWrs[i], 0, depth);
+            if (srq != null) {
+                srq.postRecv(recvWrs[i], 0, depth);
+            } else {
+                qps[i].postRecv(recvWrs[i], 0, depth);
+            }
         }
     }
 
@@ -135,7 +143,11 @@ final class VerbsSide implements DataPath, AutoCloseable {
 
     @Override
     public void postRecv(int qp, int slot, int count) {
-        qps[qp].postRecv(recvWrs[qp], slot, count);
+        if (srq != null) {
+            srq.postRecv(recvWrs[qp], slot, count);
+        } else {
+            qps[qp].postRecv(recvWrs[qp], slot, count);
+        }
     }
 
     @Override
@@ -251,6 +263,7 @@ final class VerbsSide implements DataPath, AutoCloseable {
         private int qkey;
         private int postList = 1;
         private int rxDepth = 1;
+        private SharedReceiveQueue srq;
 
         private Builder(QueuePair[] qps, MemoryRegion mr) {
             this.qps = qps.clone();
@@ -301,6 +314,12 @@ final class VerbsSide implements DataPath, AutoCloseable {
         /** Receives kept posted per QP. */
         Builder receiveDepth(int n) {
             this.rxDepth = n;
+            return this;
+        }
+
+        /** The shared receive queue every receive is posted to, or null. */
+        Builder sharedReceiveQueue(SharedReceiveQueue s) {
+            this.srq = s;
             return this;
         }
 

@@ -15,9 +15,12 @@ public interface ControlListener extends AutoCloseable {
     @Override
     void close();
 
-    /** Listens on {@code port} on every IPv4 address, over rdma_cm ({@code -R}, {@code -z}) or TCP. */
-    static ControlListener listen(boolean rdmaCm, int port) throws ExchangeException {
-        return rdmaCm ? RdmaCmControlChannel.listen(port) : ExchangeListener.listen(null, port, false);
+    /**
+     * Listens on {@code port} on every IPv4 address, over rdma_cm ({@code -R}, {@code -z}; its QP with
+     * {@code retryCount}) or TCP.
+     */
+    static ControlListener listen(boolean rdmaCm, int port, int retryCount) throws ExchangeException {
+        return rdmaCm ? RdmaCmControlChannel.listen(port, retryCount) : ExchangeListener.listen(null, port, false);
     }
 
     /**
@@ -25,9 +28,9 @@ public interface ControlListener extends AutoCloseable {
      * not accepted yet (still in its warm-up) may take {@code warmupAllowance} longer over rdma_cm (over TCP the
      * connection completes in its backlog).
      */
-    static ExchangeChannel connect(boolean rdmaCm, String host, int port, Duration connect, Duration warmupAllowance)
-            throws ExchangeException {
-        return rdmaCm ? RdmaCmControlChannel.connect(host, port, connect, warmupAllowance)
+    static ExchangeChannel connect(boolean rdmaCm, String host, int port, Duration connect, Duration warmupAllowance,
+            int retryCount) throws ExchangeException {
+        return rdmaCm ? RdmaCmControlChannel.connect(host, port, connect, warmupAllowance, retryCount)
                 : TcpExchangeChannel.connect(host, port, connect, false);
     }
 }

@@ -24,6 +24,7 @@ public final class PerftestExchange implements AutoCloseable {
     private final boolean withGid;
     private final String localVersion;
     private int binaryKeyGidIndex;
+    private boolean skipVersions;
     private String peerVersion;
     private double peerVersionValue;
 
@@ -65,6 +66,14 @@ public final class PerftestExchange implements AutoCloseable {
         this.binaryKeyGidIndex = gidIndex;
     }
 
+    /**
+     * {@code --dont_xchg_versions}: {@link #exchangeVersions()} sends and reads nothing. The peer's version then
+     * stays empty, as in perftest 4.5 (its parameters are zeroed), and that counts as 0.
+     */
+    public void skipVersions() {
+        this.skipVersions = true;
+    }
+
     /** The peer's version string once {@link #exchangeVersions()} ran. */
     public String peerVersion() {
         return peerVersion;
@@ -76,6 +85,15 @@ public final class PerftestExchange implements AutoCloseable {
      * @return the peer's version string
      */
     public String exchangeVersions() throws ExchangeException {
+        if (skipVersions) {
+            // perftest 4.5 still checks the version it never received (check_version_compatibility): every run
+            // with the flag ends here, on both perftests, after the control connection came up.
+            peerVersion = "";
+            peerVersionValue = 0;
+            throw new ExchangeException("--dont_xchg_versions: the peer's version was not exchanged, so it counts as"
+                    + " 0, and perftest 4.5 refuses peers older than 5.70 (C perftest: \"Current implementation is not"
+                    + " compatible with versions older than 5.70\", exit 1)");
+        }
         // The first message: a perftest-java peer may still be in its warm-up.
         byte[] theirs = channel.exchange(VersionMessage.encode(localVersion), VersionMessage.SIZE,
                 "version exchange", timeouts.firstMessage());

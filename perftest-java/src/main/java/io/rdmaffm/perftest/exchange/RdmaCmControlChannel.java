@@ -102,6 +102,12 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
      */
     public static RdmaCmControlChannel connect(String host, int port, Duration timeout, Duration answerAllowance)
             throws ExchangeException {
+        return connect(host, port, timeout, answerAllowance, DEFAULT_RETRY_COUNT);
+    }
+
+    /** As above, with the control QP's retry count ({@code --retry_count}, 0..7). */
+    public static RdmaCmControlChannel connect(String host, int port, Duration timeout, Duration answerAllowance,
+            int retryCount) throws ExchangeException {
         InetAddress address = ipv4(host);
         InetSocketAddress target = new InetSocketAddress(address, port);
         String peer = address.getHostAddress() + ":" + port;
@@ -127,7 +133,7 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
                     RdmaCmControlChannel ch = new RdmaCmControlChannel(Role.CLIENT, peer, events, id, res.pd, res.cq,
                             res.mr, qp);
                     ch.postAllReceives();
-                    id.connect(parameters(), remaining(deadline + answerAllowance.toNanos(),
+                    id.connect(parameters(retryCount), remaining(deadline + answerAllowance.toNanos(),
                             timeout.plus(answerAllowance), peer, rejected));
                     return ch;
                 } catch (CmException e) {
@@ -162,14 +168,20 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
 
     /** Server: starts listening on the wildcard address; accept with {@link RdmaCmControlListener#accept}. */
     public static RdmaCmControlListener listen(int port) throws ExchangeException {
-        return new RdmaCmControlListener(port);
+        return listen(port, DEFAULT_RETRY_COUNT);
+    }
+
+    /** As above; the accepted control QP gets {@code retryCount} ({@code --retry_count}, 0..7). */
+    public static RdmaCmControlListener listen(int port, int retryCount) throws ExchangeException {
+        return new RdmaCmControlListener(port, retryCount);
     }
 
     /**
      * Server: the control QP for the client's connect request on {@code id}, accepted. On failure the id and
      * everything made for it are closed.
      */
-    static RdmaCmControlChannel accept(CmId id, EventChannel events, Duration timeout) throws ExchangeException {
+    static RdmaCmControlChannel accept(CmId id, EventChannel events, Duration timeout, int retryCount)
+            throws ExchangeException {
         String peer = String.valueOf(id.peerAddress());
         Resources res = null;
         try {
@@ -178,7 +190,7 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
             RdmaCmControlChannel ch = new RdmaCmControlChannel(Role.SERVER, peer, events, id, res.pd, res.cq, res.mr,
                     qp);
             ch.postAllReceives();
-            id.accept(parameters(), timeout);
+            id.accept(parameters(retryCount), timeout);
             return ch;
         } catch (VerbsException e) {
             closeQuietly(id);
@@ -328,9 +340,13 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
         }
     }
 
-    private static ConnectionParameters parameters() {
-        // perftest's comm struct: verb SEND, so no read resources; retry_count 7, rnr_retry_count 7.
-        return new ConnectionParameters().responderResources(0).initiatorDepth(0).retryCount(7).rnrRetryCount(7);
+    /** perftest's default retry count, and what its exchange QP always uses as the RNR retry count. */
+    static final int DEFAULT_RETRY_COUNT = 7;
+
+    static ConnectionParameters parameters(int retryCount) {
+        // perftest's comm struct: verb SEND, so no read resources; --retry_count (default 7), rnr_retry_count 7.
+        return new ConnectionParameters().responderResources(0).initiatorDepth(0).retryCount(retryCount)
+                .rnrRetryCount(DEFAULT_RETRY_COUNT);
     }
 
     /** The first IPv4 address of {@code host} (perftest's rdma_cm mode is IPv4 only). */

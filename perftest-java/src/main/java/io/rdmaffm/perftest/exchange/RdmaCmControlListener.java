@@ -16,12 +16,14 @@ import java.time.Duration;
  */
 public final class RdmaCmControlListener implements ControlListener {
     private final int port;
+    private final int retryCount;
     private final EventChannel events;
     private final CmId listenId;
     private boolean handedOver;
 
-    RdmaCmControlListener(int port) throws ExchangeException {
+    RdmaCmControlListener(int port, int retryCount) throws ExchangeException {
         this.port = port;
+        this.retryCount = retryCount;
         this.events = EventChannel.create();
         CmId l = null;
         try {
@@ -51,7 +53,7 @@ public final class RdmaCmControlListener implements ControlListener {
             throw ExchangeException.beforeConnection("rdma_cm connect request on port " + port + " failed: "
                     + e.getMessage(), e);
         }
-        RdmaCmControlChannel ch = RdmaCmControlChannel.accept(request.id(), events, timeout);
+        RdmaCmControlChannel ch = RdmaCmControlChannel.accept(request.id(), events, timeout, retryCount);
         handedOver = true;
         return ch;
     }

@@ -79,6 +79,22 @@ public enum Flag {
     WAIT_DESTROY(integer("SEC", "Wait SEC seconds after the run before releasing the QPs, CQs, MRs and PD "
             + "(default: 0).").byDefault(0).range(0, Integer.MAX_VALUE, "--wait_destroy must be >= 0 seconds")
             .json("wait_destroy_s"), "--wait_destroy"),
+    // Every tool takes it, as perftest's parser does; the rules refuse it on the RDMA verbs with perftest's message.
+    SRQ(flag("Receive through one shared receive queue (send tools; where this side receives: latency, server, "
+            + "-b).").json("use_srq"), "--use-srq"),
+    // InfiniBand only: refused on a RoCE port with the port's link layer (OpenDevice); 0 is perftest's "not given".
+    DLID(integer("LID", "Destination LID to use instead of the peer's (InfiniBand; default: the peer's).").byDefault(0)
+            .range(0, 65535, "invalid --dlid %d (a LID is 16 bits)").json("dlid"), "--dlid"),
+    // perftest-java runs a port as the link it is: a forced type other than the port's is refused with the port's.
+    FORCE_LINK(text("TYPE", "IB or Ethernet: the link type the port must have (default: the port's)."),
+            "--force-link"),
+    // perftest 4.5 still checks the version it skipped (an empty one, < 5.70): the run ends after the connection.
+    NO_VERSIONS(flag("Do not exchange versions and MTU with the other side (perftest 4.5 then refuses the peer as "
+            + "older than 5.70: the run ends, exit 1, as C's does).").json("dont_xchg_versions"), "--dont_xchg_versions"),
+    // rdma_cm's retry_count is 3 bits (0..7); perftest checks only that it is not negative.
+    RETRY_COUNT(integer("N", "With -R: the test QPs' retry count and RNR retry count; with -z, the exchange QP's retry "
+            + "count (rdma_cm; default: 7).").byDefault(7).range(0, 7, "--retry_count must be 0..7 (rdma_cm's "
+            + "retry_count is 3 bits; C perftest passes a larger one on, and rdma_cm cannot carry it), not %d").json("retry_count"), "--retry_count"),
     DEBUG(flag("Print stack traces of errors."), "--debug"),
 
     // ---- bandwidth tools ----
@@ -137,7 +153,6 @@ public enum Flag {
     LIMIT_MSGRATE(refused(Kind.STRING), "-y", "--limit_msgrate"),
     COUNTERS(refused(Kind.STRING), "-W", "--report-counters"),
     TOS(refused(Kind.STRING), "-T", "--tos"),
-    SRQ(refused(Kind.BOOLEAN), "--use-srq"),
     RUN_INFINITELY(refused(Kind.BOOLEAN), "--run_infinitely"),
     REPORT_PER_PORT(refused(Kind.BOOLEAN), "--report-per-port"),
     MMAP(refused(Kind.STRING), "--mmap"),
@@ -146,16 +161,12 @@ public enum Flag {
     HUGEPAGES(refused(Kind.BOOLEAN), "--use_hugepages"),
     MR_PER_QP(refused(Kind.BOOLEAN), "--mr_per_qp"),
     SOURCE_IP(refused(Kind.STRING), "--source_ip"),
-    DLID(refused(Kind.STRING), "--dlid"),
-    FORCE_LINK(refused(Kind.STRING), "--force-link"),
     IPV6(refused(Kind.BOOLEAN), "--ipv6"),
     TCLASS(refused(Kind.STRING), "--tclass"),
-    RETRY_COUNT(refused(Kind.STRING), "--retry_count"),
     OLD_POST_SEND(refused(Kind.BOOLEAN), "--use_old_post_send"),
     REVERSED(refused(Kind.BOOLEAN), "--reversed"),
     INLINE_RECV(refused(Kind.STRING), "--inline_recv"),
     RECV_POST_LIST(refused(Kind.STRING), "--recv_post_list"),
-    NO_VERSIONS(refused(Kind.BOOLEAN), "--dont_xchg_versions"),
     RATE_LIMIT(refused(Kind.STRING), "--rate_limit"),
     RATE_UNITS(refused(Kind.STRING), "--rate_units"),
     RATE_LIMIT_TYPE(refused(Kind.STRING), "--rate_limit_type"),

@@ -56,7 +56,14 @@ public final class ParameterRules {
         require(!(bidirectional && tool.verb() == Verb.SEND && o.given(DURATION)),
                 // perftest prints each side's own row here, without the report exchange of the iteration mode.
                 "-b with -D for ib_send_bw is not supported yet by perftest-java");
+        // perftest's messages (its typo kept: scripts may match it).
+        require(!o.on(SRQ) || tool.verb() == Verb.SEND, "Using SRQ only avavilible in SEND tests.");
+        require(!o.on(SRQ) || qps <= o.intFor(RX_DEPTH, tool),
+                "Using SRQ depth should be greater than number of QPs.");
         boolean rdmaCm = rdmaCm(o, connection);
+        require(!o.given(FORCE_LINK) || forcedLink(o.text(FORCE_LINK)) != null,
+                "Invalid link layer value should be IB or ETHERNET (--force-link " + o.text(FORCE_LINK) + ")");
+        require(!rdmaCm || o.intFor(DLID, tool) == 0, "--dlid with -R is not supported: rdma_cm resolves the route");
         // perftest ignores it there; a flag here never goes without effect.
         require(!rdmaCm || o.intFor(PKEY_INDEX, tool) == 0,
                 "--pkey_index with -R is not supported: rdma_cm chooses the P_Key from the route");
@@ -131,6 +138,20 @@ public final class ParameterRules {
         int margin = o.given(MARGIN) ? o.intGiven(MARGIN) : d / 4;
         require(d > 2 * margin, "please check that DURATION > 2*MARGIN");
         w.durationSeconds(d).marginSeconds(margin);
+    }
+
+    /**
+     * perftest's reading of {@code --force-link}: "IB" or "Ethernet" as a prefix, in any case ("ib", "ETHERNET");
+     * null for anything else.
+     */
+    public static String forcedLink(String value) {
+        if (value == null) {
+            return null;
+        }
+        if (value.regionMatches(true, 0, "IB", 0, 2)) {
+            return "IB";
+        }
+        return value.regionMatches(true, 0, "Ethernet", 0, 8) ? "Ethernet" : null;
     }
 
     private static int rxDepth(Tool tool, ToolOptions o) {

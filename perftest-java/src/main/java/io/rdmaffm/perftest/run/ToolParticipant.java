@@ -166,7 +166,7 @@ final class ToolParticipant implements ScriptRunner.Participant {
     private BannerInfo banner() {
         RunParameters.Workload w = p.workload();
         return BannerInfo.builder(p.tool(), p.role()).bidirectional(w.bidirectional()).device(dev.name())
-                .numQps(w.numQps()).transportType("IB").connectionType(p.endpoint().connection().name())
+                .numQps(w.numQps()).useSrq(p.on(Flag.SRQ)).transportType("IB").connectionType(p.endpoint().connection().name())
                 .pcieRelaxOrder(p.tool() == Tool.WRITE_LAT ? "OFF" : "ON").wrApi(false).txDepth(plan.txDepth())
                 .postList(w.postList()).rxDepth(plan.rxDepth()).cqModeration(plan.cqMod())
                 .mtuBytes(engine.mtuBytes()).linkType(dev.roce() ? "Ethernet" : "IB").gidIndex(dev.gidIndex())

@@ -48,7 +48,8 @@ public final class ToolRun {
         // A GPU that cannot be had is bad set-up: said before the run listens for or meets its peer.
         RunBuffer.preflight(given.memory());
         try (ControlListener listener = given.isClient() ? null
-                : ControlListener.listen(given.endpoint().rdmaCmExchange(), given.endpoint().tcpPort())) {
+                : ControlListener.listen(given.endpoint().rdmaCmExchange(), given.endpoint().tcpPort(),
+                        (Integer) given.value(Flag.RETRY_COUNT))) {
             RunParameters p = given.withDevice(OpenDevice.deviceName(given));
             // Recording starts before the warm-up, so JFR's own start-up work is over before any window opens.
             try (OpenDevice dev = OpenDevice.open(p); WindowRecorder windows = WindowRecorder.start()) {
@@ -65,6 +66,9 @@ public final class ToolRun {
                         RunProgress progress = RunProgress.forRun(p.tool().perftestName(), plan.sizes(),
                                 p.workload().durationSeconds())) {
                     exchange.binaryKeyGidIndex(dev.gidIndex());
+                    if (p.on(Flag.NO_VERSIONS)) {
+                        exchange.skipVersions();
+                    }
                     HandshakeScript script = HandshakeScript.of(p.tool(), p.role(), p.workload().allSizes(),
                             p.workload().bidirectional(), p.endpoint().rdmaCm());
                     ScriptRunner.run(script, exchange, plan.sizes().size(),
@@ -150,7 +154,8 @@ public final class ToolRun {
             ExchangeTimeouts timeouts, RunReporter reporter) throws Exception {
         if (p.isClient()) {
             ExchangeChannel ch = ControlListener.connect(p.endpoint().rdmaCmExchange(), p.endpoint().server(),
-                    p.endpoint().tcpPort(), timeouts.connect(), Warmup.PEER_ALLOWANCE);
+                    p.endpoint().tcpPort(), timeouts.connect(), Warmup.PEER_ALLOWANCE,
+                    (Integer) p.value(Flag.RETRY_COUNT));
             try {
                 warmUp(p, plan, dev, reporter);
             } catch (RuntimeException | Error e) {

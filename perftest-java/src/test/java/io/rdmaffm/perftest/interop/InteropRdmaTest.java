@@ -66,6 +66,14 @@ class InteropRdmaTest {
             {"ib_send_bw", "-n", "300", "-b"},
             {"ib_send_bw", "-n", "200", "-b", "-s", "65536", "-q", "2"},
             {"ib_send_bw", "-n", "200", "-b", "-c", "UD", "-s", "1024"},
+            // Appended, so the cases above keep their direction in the short form, where these run as: C client and
+            // Java server (whose SRQ receives), Java client, C client, Java client.
+            // --use-srq: the receiving sides post to one shared receive queue (each QP's share with -q 2).
+            {"ib_send_bw", "-n", "300", "-q", "2", "--use-srq"},
+            // --retry_count: the test QPs' retry and RNR retry count (both perftests set both from it) and -z's QP's.
+            {"ib_write_bw", "-n", "100", "-R", "--retry_count", "3"},
+            {"ib_send_lat", "-n", "200", "--use-srq"},
+            {"ib_send_bw", "-n", "200", "-b", "--use-srq"},
         };
         // The full form (-Dinterop.full=true, scripts/interop-full.sh) runs every case both ways. CI's short form
         // runs the first case of each tool both ways and the others one way, Java the client and the server in
@@ -229,6 +237,68 @@ class InteropRdmaTest {
         assertEquals(2, o.exitCode(), o.output());
         assertTrue(o.output().contains("--pkey_index 1: port 1 of " + device + " has 1 P_Key table entry (pkey_tbl_len)"),
                 o.output());
+    }
+
+    /**
+     * {@code --dlid} and {@code --force-link IB} on Soft-RoCE are refused with the port's link layer, read from the
+     * device (Ethernet).
+     */
+    @Test
+    void linkFlagsOnRoceAreRefusedWithThePortsLinkLayer() throws Exception {
+        String device = PerftestPeers.device();
+        for (String[] flag : new String[][] {{"--dlid", "5"}, {"--force-link", "IB"}}) {
+            PerftestPeers.Outcome o = PerftestPeers.startJava(PerftestPeers.args("ib_send_lat", "-d", device, "-x",
+                    PerftestPeers.gidIndex(), "-p", String.valueOf(PerftestPeers.freshPort()), flag[0], flag[1],
+                    "--warmup", "0")).await(120);
+            assertEquals(2, o.exitCode(), o.output());
+            assertTrue(o.output().contains(flag[0] + " " + flag[1] + ": port 1 of " + device
+                    + " is Ethernet (its link_layer)"), o.output());
+        }
+    }
+
+    /**
+     * {@code --dont_xchg_versions} on one side only, each perftest in turn (the other side as by default): the side
+     * with the flag sends no version and refuses the peer as older than 5.70 (perftest 4.5 checks the version it
+     * skipped), exit 1, with C's reason in its line; the other side ends at once on the closed connection, exit 1.
+     * (Both sides with the flag end the same way, captured: captures/README.md.)
+     */
+    @ParameterizedTest(name = "{0} with --dont_xchg_versions")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"Java client", "C client"})
+    void dontExchangeVersionsEndsBothSidesAsCDoes(String flagged) throws Exception {
+        PerftestPeers.requireCPerftest();
+        String device = PerftestPeers.device();
+        int port = PerftestPeers.freshPort();
+        boolean javaIsClient = flagged.startsWith("Java");
+        List<String> common = PerftestPeers.args("-d", device, "-x", PerftestPeers.gidIndex(), "-p",
+                String.valueOf(port), "-n", "100");
+        List<String> c = new ArrayList<>(List.of("/usr/bin/ib_write_bw"));
+        c.addAll(common);
+        List<String> java = new ArrayList<>(List.of("ib_write_bw"));
+        java.addAll(common);
+        java.addAll(List.of("--warmup", "0", "--timeout", "20"));
+        long t0 = System.nanoTime();
+        PerftestPeers.Peer server;
+        PerftestPeers.Peer client;
+        if (javaIsClient) {
+            server = PerftestPeers.startC(c);
+            awaitServer(false, port, 30);
+            java.addAll(List.of("--dont_xchg_versions", PerftestPeers.serverIp()));
+            client = PerftestPeers.startJava(java);
+        } else {
+            server = PerftestPeers.startJava(java);
+            awaitServer(false, port, 60);
+            c.addAll(List.of("--dont_xchg_versions", PerftestPeers.serverIp()));
+            client = PerftestPeers.startC(c);
+        }
+        PerftestPeers.Outcome cl = client.await(120);
+        PerftestPeers.Outcome sv = server.await(60);
+        String both = "\n--- client ---\n" + cl.output() + "\n--- server ---\n" + sv.output();
+        assertEquals(1, cl.exitCode(), "the flagged client refuses the unversioned peer" + both);
+        assertTrue(cl.output().contains(javaIsClient
+                ? "--dont_xchg_versions: the peer's version was not exchanged, so it counts as 0"
+                : "Current implementation is not compatible with versions older than 5.70"), both);
+        assertEquals(1, sv.exitCode(), "the server's run ends on the closed connection" + both);
+        assertTrue(System.nanoTime() - t0 < 150_000_000_000L, "both ended without waiting out a timeout" + both);
     }
 
     /**

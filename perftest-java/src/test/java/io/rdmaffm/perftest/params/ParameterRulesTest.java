@@ -104,6 +104,10 @@ class ParameterRulesTest {
         expected.put("latency_gap_us", 0);
         expected.put("wait_destroy_s", 0);
         expected.put("pkey_index", 0);
+        expected.put("use_srq", false);
+        expected.put("dlid", 0);
+        expected.put("dont_xchg_versions", false);
+        expected.put("retry_count", 7);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
@@ -149,6 +153,35 @@ class ParameterRulesTest {
         assertEquals(0, ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(RDMA_CM)).value(PKEY_INDEX));
         assertRefused("invalid --pkey_index 70000", Tool.WRITE_BW, new ToolOptions().with(PKEY_INDEX, 70000));
         assertRefused("--wait_destroy must be >= 0 seconds", Tool.WRITE_BW, new ToolOptions().with(WAIT_DESTROY, -1));
+        // --use-srq: send tools only, and no more QPs than the SRQ's depth (perftest's messages).
+        assertRefused("Using SRQ only avavilible in SEND tests.", Tool.WRITE_BW, new ToolOptions().with(SRQ));
+        assertRefused("Using SRQ only avavilible in SEND tests.", Tool.READ_LAT, new ToolOptions().with(SRQ));
+        assertRefused("Using SRQ depth should be greater than number of QPs.", Tool.SEND_BW,
+                new ToolOptions().with(SRQ).with(QPS, 8).with(RX_DEPTH, 4));
+        assertEquals(true, ParameterRules.check(Tool.SEND_BW, new ToolOptions().with(SRQ).with(QPS, 4).with(RX_DEPTH, 4))
+                .on(SRQ));
+        assertEquals(true, ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(SRQ)).describe("c")
+                .get("use_srq"));
+        // --force-link: perftest's reading (a prefix, any case); --dlid: 16 bits, not with -R.
+        assertEquals("IB", ParameterRules.forcedLink("ib"));
+        assertEquals("Ethernet", ParameterRules.forcedLink("ETHERNET"));
+        assertEquals(null, ParameterRules.forcedLink("Eth"));
+        assertRefused("Invalid link layer value should be IB or ETHERNET (--force-link RoCE)", Tool.WRITE_BW,
+                new ToolOptions().with(FORCE_LINK, "RoCE"));
+        assertRefused("invalid --dlid 70000 (a LID is 16 bits)", Tool.SEND_LAT, new ToolOptions().with(DLID, 70000));
+        assertRefused("--dlid with -R is not supported: rdma_cm resolves the route", Tool.SEND_LAT,
+                new ToolOptions().with(DLID, 7).with(RDMA_CM));
+        assertEquals(7, ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(DLID, 7)).value(DLID));
+        // --retry_count: perftest's default 7 for every tool, 0..7 given (rdma_cm's field is 3 bits).
+        assertEquals(7, ParameterRules.check(Tool.SEND_LAT, new ToolOptions()).value(RETRY_COUNT));
+        assertEquals(0, ParameterRules.check(Tool.READ_BW, new ToolOptions().with(RDMA_CM).with(RETRY_COUNT, 0))
+                .value(RETRY_COUNT));
+        assertRefused("--retry_count must be 0..7 (rdma_cm's retry_count is 3 bits; C perftest passes a larger one on,"
+                + " and rdma_cm cannot carry it), not 8", Tool.WRITE_BW, new ToolOptions().with(RETRY_COUNT, 8));
+        assertRefused("--retry_count must be 0..7 (rdma_cm's retry_count is 3 bits; C perftest passes a larger one on,"
+                + " and rdma_cm cannot carry it), not -1", Tool.WRITE_BW, new ToolOptions().with(RETRY_COUNT, -1));
+        assertEquals(true, ParameterRules.check(Tool.ATOMIC_LAT, new ToolOptions().with(NO_VERSIONS)).describe("c")
+                .get("dont_xchg_versions"));
         assertEquals(3, ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(WAIT_DESTROY, 3)).value(WAIT_DESTROY));
         assertRefused("Latency gap time (--latency_gap) must be non-negative", Tool.READ_LAT,
                 new ToolOptions().with(LATENCY_GAP, -1));

@@ -61,6 +61,16 @@ public final class ConnectionParameters {
         return this;
     }
 
+    /** The retry count set (for checks of what a caller asks for). */
+    public int retryCount() {
+        return retryCount;
+    }
+
+    /** The RNR retry count set. */
+    public int rnrRetryCount() {
+        return rnrRetryCount;
+    }
+
     /** Retries after a receiver-not-ready NAK (rnr_retry_count, 0..7; 7 = forever). */
     public ConnectionParameters rnrRetryCount(int n) {
         rnrRetryCount = range("rnr_retry_count", n, 7);
