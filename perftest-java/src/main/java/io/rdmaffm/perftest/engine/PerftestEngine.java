@@ -261,6 +261,10 @@ public final class PerftestEngine implements AutoCloseable {
             PingPongDest r = remote[i];
             AddressVector av = QueuePairStates.addressVector(dev, p.endpoint().serviceLevel(),
                     dev.withGid() ? r.gid() : null, r.lid());
+            if (dev.withGid()) {
+                // --tclass: the GRH's traffic class (RoCE v2: the IP DSCP/ECN byte), as perftest sets it at RTR
+                av.trafficClass((Integer) p.value(Flag.TCLASS));
+            }
             // With -R rdma_cm moved the QPs to RTR and RTS when the connection was established.
             if (!p.endpoint().rdmaCm()) {
                 QueuePairStates.connect(qps[i], qpType, p, local[i], r, av, mtu, plan.outReads(), sends);

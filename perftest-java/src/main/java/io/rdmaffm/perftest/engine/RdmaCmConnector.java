@@ -55,6 +55,8 @@ final class RdmaCmConnector {
         listener = res.add(events.createId(PortSpace.TCP));
         try {
             listener.bindAddress(new InetSocketAddress("0.0.0.0", p.endpoint().tcpPort()));
+            // -T: connections accepted on this id take its type of service.
+            setTypeOfService(listener);
             listener.listen(p.workload().numQps());
         } catch (VerbsException e) {
             throw new RunFailure("cannot listen for the test QPs' rdma_cm connections on port "
@@ -115,6 +117,8 @@ final class RdmaCmConnector {
             CmId id = events.createId(PortSpace.TCP);
             try {
                 id.resolveAddress(null, target, RESOLVE_TIMEOUT);
+                // -T between the two resolutions, as perftest does: the route then carries the class.
+                setTypeOfService(id);
                 id.resolveRoute(RESOLVE_TIMEOUT);
                 QueuePair qp = factory.create(id);
                 id.connect(params, Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime())));
@@ -132,6 +136,14 @@ final class RdmaCmConnector {
                 RdmaCmControlChannel.closeQuietly(id);
                 throw e;
             }
+        }
+    }
+
+    /** {@code -T}: the type of service of {@code id}, when given. */
+    private void setTypeOfService(CmId id) {
+        int tos = (Integer) p.value(Flag.TOS);
+        if (tos >= 0) {
+            id.setTypeOfService(tos);
         }
     }
 

@@ -47,6 +47,11 @@ public enum Flag {
     QP_TIMEOUT(integer("N", "QP ACK timeout exponent (default: 14).").byDefault(14)
             .range(0, 31, "QP timeout (-u) must be 0..31").json("qp_timeout"), "-u", "--qp-timeout"),
     SERVICE_LEVEL(integer("SL", "Service level (default: 0).").byDefault(0).json("sl"), "-S", "--sl"),
+    // -1: off; rdma_cm then leaves the type of service to the kernel (perftest: -T only with -R).
+    TOS(integer("TOS", "IP type of service of the rdma_cm QPs, 0..255 (only with -R; default: off).").byDefault(-1)
+            .range(0, 255, "invalid -T/--tos %d (0..255)").json("tos"), "-T", "--tos"),
+    TCLASS(integer("TC", "Traffic class of the GRH of the QPs' address, 0..255 (where a GRH is used; default: 0).")
+            .byDefault(0).range(0, 255, "invalid --tclass %d (0..255)").json("tclass"), "--tclass"),
     PKEY_INDEX(integer("IDX", "P_Key index of the QPs, in the port's P_Key table (default: 0).").byDefault(0)
             .range(0, 65535, "invalid --pkey_index %d").json("pkey_index"), "--pkey_index"),
     EVENTS(flag("Wait for completion events instead of busy polling.").json("events"), "-e", "--events"),
@@ -59,6 +64,9 @@ public enum Flag {
     COMM_RDMA_CM(flag("Exchange the control data over an rdma_cm QP instead of TCP.").json("rdma_cm_exchange"),
             "-z", "--comm_rdma_cm"),
     REPORT_GBITS(flag("Report bandwidth in Gb/s.").json("report_gbits"), "--report_gbits"),
+    COUNTERS(text("LIST", "After each result row, print the change of these port counters (comma-separated, as "
+            + "under the port's sysfs directory, e.g. hw_counters/out_of_sequence,counters/port_xmit_wait)."),
+            "-W", "--report-counters"),
     OUTPUT(text("UNITS", "Print one figure per size and nothing else: bandwidth or message_rate (bandwidth tools), "
             + "latency (latency tools: the average).").json("output"), "--output"),
     OUT_JSON(flag("Write the results as (valid) JSON."), "--out_json"),
@@ -151,8 +159,6 @@ public enum Flag {
     VECTOR(refused(Kind.STRING), "-X", "--vector"),
     LIMIT_BW(refused(Kind.STRING), "-w", "--limit_bw"),
     LIMIT_MSGRATE(refused(Kind.STRING), "-y", "--limit_msgrate"),
-    COUNTERS(refused(Kind.STRING), "-W", "--report-counters"),
-    TOS(refused(Kind.STRING), "-T", "--tos"),
     RUN_INFINITELY(refused(Kind.BOOLEAN), "--run_infinitely"),
     REPORT_PER_PORT(refused(Kind.BOOLEAN), "--report-per-port"),
     MMAP(refused(Kind.STRING), "--mmap"),
@@ -162,7 +168,6 @@ public enum Flag {
     MR_PER_QP(refused(Kind.BOOLEAN), "--mr_per_qp"),
     SOURCE_IP(refused(Kind.STRING), "--source_ip"),
     IPV6(refused(Kind.BOOLEAN), "--ipv6"),
-    TCLASS(refused(Kind.STRING), "--tclass"),
     OLD_POST_SEND(refused(Kind.BOOLEAN), "--use_old_post_send"),
     REVERSED(refused(Kind.BOOLEAN), "--reversed"),
     INLINE_RECV(refused(Kind.STRING), "--inline_recv"),

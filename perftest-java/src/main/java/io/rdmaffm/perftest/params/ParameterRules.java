@@ -67,6 +67,12 @@ public final class ParameterRules {
         // perftest ignores it there; a flag here never goes without effect.
         require(!rdmaCm || o.intFor(PKEY_INDEX, tool) == 0,
                 "--pkey_index with -R is not supported: rdma_cm chooses the P_Key from the route");
+        require(!o.given(TOS) || rdmaCm, "TOS only valid for rdma_cm based QP and RawEth QP (-T needs -R)");
+        require(!o.given(TCLASS) || !rdmaCm,
+                "--tclass with -R is not supported: rdma_cm builds the address, use -T to set its class");
+        require(!o.given(COUNTERS) || counterNamesValid(o.text(COUNTERS)),
+                "invalid -W/--report-counters list: comma-separated names under the port's sysfs directory, "
+                        + "e.g. hw_counters/out_of_buffer,counters/port_xmit_wait");
         w.inlineSize(o.intFor(INLINE_SIZE, tool)).cqModeration(o.intFor(CQ_MODERATION, tool))
                 .postList(postList(tool, o, tx, iterations));
         int mtu = mtu(tool, o);
@@ -183,6 +189,16 @@ public final class ParameterRules {
             require(c != Connection.UD, "-R with -c UD is not supported yet by perftest-java");
         }
         return o.on(RDMA_CM);
+    }
+
+    /** Each name a path below the port's directory: no empty name, no {@code ..}, no absolute path. */
+    private static boolean counterNamesValid(String list) {
+        for (String n : list.split(",", -1)) {
+            if (!n.matches("[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*") || List.of(n.split("/")).contains("..")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int postList(Tool tool, ToolOptions o, int tx, long iterations) {

@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.report;
 
+import io.rdmaffm.perftest.counters.CounterReport;
 import io.rdmaffm.perftest.json.JsonWriter;
 import io.rdmaffm.perftest.jvm.WindowActivity;
 import io.rdmaffm.perftest.vocab.BwReport;
@@ -32,9 +33,15 @@ public final class JsonReport {
      * the JVM did in each measured window (indexed by message size number; null where none was recorded).
      */
     public record Provenance(Environment environment, DeviceProvenance device, List<WindowActivity> windows,
-                             WarmupFacts warmup) {
+                             WarmupFacts warmup, CounterReport counters) {
         /** Nothing known beyond perftest's keys. */
         public static final Provenance NONE = new Provenance(null, null, null, null);
+
+        /** Without {@code -W} counters. */
+        public Provenance(Environment environment, DeviceProvenance device, List<WindowActivity> windows,
+                WarmupFacts warmup) {
+            this(environment, device, windows, warmup, null);
+        }
     }
 
     /**
@@ -124,6 +131,11 @@ public final class JsonReport {
             w.name("seconds").fixed(prov.warmup().seconds(), 2);
             w.name("quiet").value(prov.warmup().quiet());
             w.endObject();
+        }
+        if (prov.counters() != null) {
+            // -W: each result row's counter changes, in row order (docs/run-json.md)
+            w.name("counters");
+            prov.counters().json(w);
         }
         return w.endObject().toString() + "\n";
     }

@@ -109,7 +109,11 @@ public final class PerftestFormat {
             b.append(" Outstand reads  : ").append(info.outstandingReads()).append('\n');
         }
         b.append(" rdma_cm QPs\t : ").append(onOff(info.rdmaCmQps())).append('\n');
-        b.append(" Data ex. method : ").append(info.rdmaCmExchange() ? "rdma_cm" : "Ethernet").append('\n');
+        b.append(" Data ex. method : ").append(info.rdmaCmExchange() ? "rdma_cm" : "Ethernet");
+        if (info.rdmaCmExchange() && info.tos() >= 0) {
+            b.append(" \tTOS    : ").append(info.tos()); // C: after the method, on its line
+        }
+        b.append('\n');
         b.append(RESULT_LINE);
         return b.toString();
     }

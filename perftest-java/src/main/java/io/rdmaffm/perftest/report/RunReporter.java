@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.report;
 
+import io.rdmaffm.perftest.counters.CounterReport;
 import io.rdmaffm.perftest.exchange.PingPongDest;
 import io.rdmaffm.perftest.jvm.WindowActivity;
 import io.rdmaffm.perftest.vocab.BwReport;
@@ -51,6 +52,8 @@ public final class RunReporter {
     private long durationCount;
     private Histogram histogram;
     private long mismatches;
+    /** {@code -W}: the counters whose change follows each row, or null. */
+    private CounterReport counters;
 
     /**
      * What a latency run writes beyond its row.
@@ -98,6 +101,18 @@ public final class RunReporter {
     /** What the tool prints before it connects (read/atomic: a result line; the server: "Waiting for client"). */
     public void preamble() {
         print(verbosity.full() ? PerftestFormat.preamble(tool, role) : PerftestFormat.inlineDisabledLine(tool));
+    }
+
+    /** {@code -W}: after each row, the change of these counters since the previous row (the first: since open). */
+    public void reportCounters(CounterReport report) {
+        counters = report;
+    }
+
+    /** C perftest prints the counters after every result row, whatever {@code --output} asks for. */
+    private void printCounters() {
+        if (counters != null) {
+            print(counters.next());
+        }
     }
 
     /** The banner (kept for the JSON document). */
@@ -151,6 +166,7 @@ public final class RunReporter {
         bwRows.add(r);
         extras.add(measured);
         print(bwRowText(r));
+        printCounters();
     }
 
     /**
@@ -190,6 +206,7 @@ public final class RunReporter {
             printFull(PerftestFormat.RESULT_LINE + PerftestFormat.LAT_HEADER);
         }
         print(verbosity.full() ? PerftestFormat.latencyRow(size, iters, res) : PerftestFormat.figure(res.avg()));
+        printCounters();
         if (histogram == null) {
             histogram = new Histogram(HISTOGRAM_MAX_NANOS, 3);
         }
@@ -215,6 +232,7 @@ public final class RunReporter {
         durationCount = count;
         print(verbosity.full() ? withCpuFigure(PerftestFormat.latencyDurationRow(size, count, d.avgUsec(), d.tps()))
                 : PerftestFormat.figure(d.avgUsec()));
+        printCounters();
     }
 
     /** The lines of one {@code --verify} check: each finding, then the run's total so far. */
@@ -260,7 +278,8 @@ public final class RunReporter {
         if (banner == null) {
             return;
         }
-        JsonReport.Provenance prov = new JsonReport.Provenance(environment, device, windows, warmup);
+        JsonReport.Provenance prov = new JsonReport.Provenance(environment, device, windows, warmup,
+                counters);
         String json = tool.bandwidth() ? JsonReport.bandwidth(banner, parameters, unit, bwRows, extras, prov)
                 : durationResult != null ? JsonReport.latencyDuration(banner, parameters, durationSize, durationCount,
                         durationResult, durationExtras, prov)

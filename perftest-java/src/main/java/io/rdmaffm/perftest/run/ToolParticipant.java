@@ -172,7 +172,7 @@ final class ToolParticipant implements ScriptRunner.Participant {
                 .mtuBytes(engine.mtuBytes()).linkType(dev.roce() ? "Ethernet" : "IB").gidIndex(dev.gidIndex())
                 .maxInline(plan.inlineSize()).outstandingReads(plan.outReads())
                 .atomicType(w.compareAndSwap() ? "CMP_AND_SWAP" : "FETCH_AND_ADD").rdmaCmQps(p.endpoint().rdmaCm())
-                .rdmaCmExchange(p.endpoint().rdmaCmExchange()).build();
+                .rdmaCmExchange(p.endpoint().rdmaCmExchange()).tos((Integer) p.value(Flag.TOS)).build();
     }
 
     /** The measured loop; its verification lines follow it at once, its bandwidth figures are kept. */

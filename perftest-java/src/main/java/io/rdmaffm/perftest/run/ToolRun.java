@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.run;
 
+import io.rdmaffm.perftest.counters.CounterReport;
 import io.rdmaffm.perftest.engine.OpenDevice;
 import io.rdmaffm.perftest.engine.PerftestEngine;
 import io.rdmaffm.perftest.engine.Warmup;
@@ -13,6 +14,7 @@ import io.rdmaffm.perftest.exchange.PerftestExchange;
 import io.rdmaffm.perftest.exchange.ScriptRunner;
 import io.rdmaffm.perftest.exchange.TcpExchangeChannel;
 import io.rdmaffm.perftest.params.Flag;
+import io.rdmaffm.perftest.params.InvalidParameterException;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.jvm.WindowRecorder;
@@ -20,6 +22,7 @@ import io.rdmaffm.perftest.report.DeviceProvenance;
 import io.rdmaffm.perftest.report.Environment;
 import io.rdmaffm.perftest.report.JsonReport;
 import io.rdmaffm.perftest.report.RunReporter;
+import io.rdmaffm.verbs.topology.Sysfs;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -58,6 +61,15 @@ public final class ToolRun {
                         p.output().verbosity(), p.on(Flag.CPU_UTIL), out,
                         new RunReporter.LatencyOutput(p.output().hgrmFile(), plan.sizes().size() > 1,
                                 p.output().printUnsorted(), p.on(Flag.HISTOGRAM)));
+                if (p.value(Flag.COUNTERS) instanceof String list) {
+                    // Read once before the run, as C does when it sets up: a counter the port lacks is bad set-up.
+                    try {
+                        reporter.reportCounters(CounterReport.open(new Sysfs(Path.of("/")), dev.name(), dev.ibPort(),
+                                list));
+                    } catch (IllegalArgumentException e) {
+                        throw new InvalidParameterException(e.getMessage());
+                    }
+                }
                 reporter.preamble();
                 ExchangeTimeouts timeouts = timeouts(p);
                 try (ExchangeChannel channel = channel(p, plan, dev, listener, timeouts, reporter);

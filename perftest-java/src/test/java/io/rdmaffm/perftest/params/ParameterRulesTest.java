@@ -86,7 +86,8 @@ class ParameterRulesTest {
                 .with(SIZE, "4K").with(QPS, 2).with(BIDIRECTIONAL).with(TX_DEPTH, 64)
                 .with(CQ_MODERATION, 8).with(INLINE_SIZE, 64).with(MTU, 1024).with(EVENTS)
                 .with(REPORT_GBITS).with(VERIFY).with(WARMUP, 0).with(SERVICE_LEVEL, 3)
-                .with(COMM_RDMA_CM).with(OUTPUT, "message_rate").with(REPORT_BOTH)).describe("clock");
+                .with(COMM_RDMA_CM).with(OUTPUT, "message_rate").with(REPORT_BOTH).with(TCLASS, 96)
+                .with(COUNTERS, "hw_counters/rcvd_pkts")).describe("clock");
         java.util.Map<String, Object> expected = new java.util.HashMap<>();
         expected.putAll(java.util.Map.of("tool", "ib_send_bw", "role", "client", "server", "10.0.0.2", "device", "rxe0",
                 "ib_port", 1, "gid_index", -1, "tcp_port", 18515, "size", 4096L, "iterations", 1000L, "duration_s", 0));
@@ -108,6 +109,8 @@ class ParameterRulesTest {
         expected.put("dlid", 0);
         expected.put("dont_xchg_versions", false);
         expected.put("retry_count", 7);
+        expected.put("tos", -1);
+        expected.put("tclass", 96);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
@@ -152,6 +155,23 @@ class ParameterRulesTest {
                 new ToolOptions().with(RDMA_CM).with(PKEY_INDEX, 1));
         assertEquals(0, ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(RDMA_CM)).value(PKEY_INDEX));
         assertRefused("invalid --pkey_index 70000", Tool.WRITE_BW, new ToolOptions().with(PKEY_INDEX, 70000));
+        assertRefused("TOS only valid for rdma_cm based QP and RawEth QP (-T needs -R)", Tool.WRITE_BW,
+                new ToolOptions().with(TOS, 96));
+        assertEquals(96, ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(RDMA_CM).with(TOS, 96)).value(TOS));
+        assertEquals(-1, ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(RDMA_CM)).value(TOS));
+        assertRefused("invalid -T/--tos 256 (0..255)", Tool.WRITE_BW, new ToolOptions().with(RDMA_CM).with(TOS, 256));
+        assertRefused("--tclass with -R is not supported: rdma_cm builds the address, use -T to set its class",
+                Tool.WRITE_BW, new ToolOptions().with(RDMA_CM).with(TCLASS, 96));
+        assertEquals(0, ParameterRules.check(Tool.READ_LAT, new ToolOptions()).value(TCLASS));
+        assertEquals(96, ParameterRules.check(Tool.READ_LAT, new ToolOptions().with(TCLASS, 96)).value(TCLASS));
+        assertRefused("invalid --tclass -1 (0..255)", Tool.WRITE_BW, new ToolOptions().with(TCLASS, -1));
+        String badList = "invalid -W/--report-counters list: comma-separated names under the port's sysfs directory, "
+                + "e.g. hw_counters/out_of_buffer,counters/port_xmit_wait";
+        for (String l : new String[] {"", "a,,b", "hw_counters/../../x", "/abs", "a b"}) {
+            assertRefused(badList, Tool.WRITE_BW, new ToolOptions().with(COUNTERS, l));
+        }
+        assertEquals("hw_counters/rcvd_pkts,counters/port_xmit_wait", ParameterRules.check(Tool.ATOMIC_LAT,
+                new ToolOptions().with(COUNTERS, "hw_counters/rcvd_pkts,counters/port_xmit_wait")).value(COUNTERS));
         assertRefused("--wait_destroy must be >= 0 seconds", Tool.WRITE_BW, new ToolOptions().with(WAIT_DESTROY, -1));
         // --use-srq: send tools only, and no more QPs than the SRQ's depth (perftest's messages).
         assertRefused("Using SRQ only avavilible in SEND tests.", Tool.WRITE_BW, new ToolOptions().with(SRQ));

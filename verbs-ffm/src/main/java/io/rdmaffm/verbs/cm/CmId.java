@@ -10,6 +10,7 @@ import io.rdmaffm.verbs.internal.Errors;
 import io.rdmaffm.verbs.internal.Lifetime;
 import io.rdmaffm.verbs.internal.VerbsBridge;
 import io.rdmaffm.verbs.raw.Cm;
+import io.rdmaffm.verbs.raw.Constants;
 import io.rdmaffm.verbs.raw.Downcalls;
 import io.rdmaffm.verbs.raw.Offsets;
 import io.rdmaffm.verbs.raw.Structs;
@@ -172,6 +173,28 @@ public final class CmId implements AutoCloseable {
         int ms = millis(timeout);
         int rc = life.call(h -> (int) Cm.rdma_resolve_route.handle().invokeExact(Downcalls.errnoState(), h, ms));
         Errors.check("rdma_resolve_route", rc, "to " + peerAddress());
+    }
+
+    /**
+     * {@code rdma_set_option(RDMA_OPTION_ID_TOS)}: the IP type of service of this id's connection (RoCE v2: the
+     * DSCP/ECN byte of every packet and the GRH traffic class). Set it after the address is resolved and before the
+     * route is (client), or on the listening id before connections arrive.
+     *
+     * @param tos 0..255
+     * @throws IllegalArgumentException when {@code tos} is not 0..255
+     */
+    public synchronized void setTypeOfService(int tos) {
+        if (tos < 0 || tos > 255) {
+            throw new IllegalArgumentException("type of service must be 0..255, not " + tos);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment v = arena.allocate(JAVA_BYTE);
+            v.set(JAVA_BYTE, 0, (byte) tos);
+            int rc = life.call(h -> (int) Cm.rdma_set_option.handle().invokeExact(Downcalls.errnoState(), h,
+                    Constants.RDMA_OPTION_ID, Constants.RDMA_OPTION_ID_TOS,
+                    v, 1L));
+            Errors.check("rdma_set_option(TOS)", rc, "type of service " + tos);
+        }
     }
 
     /** {@code rdma_listen} on the bound address; connect requests arrive as CONNECT_REQUEST events. */
