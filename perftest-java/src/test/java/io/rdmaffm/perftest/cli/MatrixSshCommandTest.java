@@ -22,11 +22,8 @@ class MatrixSshCommandTest {
     @TempDir
     Path dir;
 
-    @ParameterizedTest
-    @ValueSource(strings = {"worker", "per-test"})
-    void unreachableAndHungHostsAreMarkedCellsWithinTheTimeouts(String launch) throws Exception {
-        boolean workers = launch.equals("worker");
-        FakeCluster cluster = new FakeCluster(dir);
+    /** ssh [OPTIONS] -- HOST COMMAND, run here as HOST; a host marked unreachable fails as ssh does. */
+    private static void fakeSsh(FakeCluster cluster) throws java.io.IOException {
         cluster.bin("ssh", """
                 #!/bin/sh
                 # ssh [OPTIONS] -- HOST COMMAND: records the options and host, then runs COMMAND here as HOST
@@ -43,6 +40,40 @@ class MatrixSshCommandTest {
                 FAKE_NODE=$host; export FAKE_NODE
                 exec sh -c "$*"
                 """);
+    }
+
+    /**
+     * A worker whose session ends in the middle of a test (ssh's 255: the host went away) fails that test as a
+     * lost host, as a per-test end did; the host's next test starts a fresh worker and is measured.
+     */
+    @org.junit.jupiter.api.Test
+    void aWorkerLostMidRunFailsItsTestAndTheNextTestGetsAFreshOne() throws Exception {
+        FakeCluster cluster = new FakeCluster(dir);
+        fakeSsh(cluster);
+        cluster.mark("die-node02", "");
+        MatrixCommandTest.Run r = MatrixCommandTest.run(c -> c.runner = cluster.firstOnPath(), "matrix", "--hosts",
+                "node01,node02,node03", "--device", "mlx5_0", "--tools", "ib_write_bw", "--tool-path",
+                cluster.tool().toString(), "--connect-timeout", "3", "--listen-timeout", "5", "--test-timeout", "5",
+                "--no-retest", "--", "-n", "5");
+        String out = r.out();
+        assertEquals(2, r.code(), out + r.err() + cluster.calls());
+        assertEquals("", r.err());
+        assertTrue(out.contains(": unreachable: lost node02 during the run: Connection to node02 closed by remote"
+                + " host. [cause: host node02 (unreachable)]"), out);
+        assertTrue(out.contains("3 rail tests: 2 ok, 0 ok on retest, 0 flagged, 1 failed"), out);
+        // node02 measured with its other peer, on a second worker.
+        long node02Ok = out.lines().filter(l -> l.startsWith("node02 ")).findFirst().orElseThrow().split("50\\.0",
+                -1).length - 1;
+        assertEquals(1, node02Ok, out);
+        assertTrue(cluster.workerStarts() >= 4, cluster.workerStarts() + " workers");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"worker", "per-test"})
+    void unreachableAndHungHostsAreMarkedCellsWithinTheTimeouts(String launch) throws Exception {
+        boolean workers = launch.equals("worker");
+        FakeCluster cluster = new FakeCluster(dir);
+        fakeSsh(cluster);
         cluster.mark("unreachable-node03", "");
         cluster.mark("stall-node04", "");
         long start = System.nanoTime();
