@@ -117,9 +117,14 @@ final class WorkerEnd implements ProcessRunner.Running {
         return s.toString();
     }
 
+    /**
+     * The session's error output, only when the session ended under this order (ssh's reason is there); a tool's
+     * own messages are among its lines, and the session's (a JVM's "Picked up JDK_JAVA_OPTIONS" note) would
+     * otherwise stand as the last line of a failed run's message.
+     */
     @Override
-    public String stderr() {
-        return session.stderr();
+    public synchronized String stderr() {
+        return lost ? session.stderr() : "";
     }
 
     @Override
