@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.cli;
 
+import io.rdmaffm.perftest.cluster.WorkerProtocol;
 import io.rdmaffm.perftest.vocab.Tool;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,7 +19,7 @@ public final class Main implements Runnable {
     /** Every subcommand, in the order the help lists them. */
     private static final List<String> SUBCOMMANDS = List.of("ib_write_bw", "ib_write_lat", "ib_read_bw",
             "ib_read_lat", "ib_send_bw", "ib_send_lat", "ib_atomic_bw", "ib_atomic_lat", "devices", "doctor", "validate",
-            "health", "report", "compare", "matrix", "help", "generate-completion");
+            "health", "report", "compare", "matrix", WorkerProtocol.COMMAND, "help", "generate-completion");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -56,6 +57,7 @@ public final class Main implements Runnable {
             case "doctor" -> new DoctorCommand();
             case "validate" -> new ValidateCommand();
             case "matrix" -> new MatrixCommand();
+            case WorkerProtocol.COMMAND -> new MatrixWorkerCommand();
             case "health" -> new io.rdmaffm.perftest.health.HealthCommand();
             case "report" -> new io.rdmaffm.perftest.cli.reports.ReportCommand();
             case "compare" -> new io.rdmaffm.perftest.cli.reports.CompareCommand();

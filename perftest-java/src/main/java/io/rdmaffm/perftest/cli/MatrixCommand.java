@@ -83,6 +83,11 @@ public final class MatrixCommand implements Callable<Integer> {
             + " (BatchMode, no prompts); srun inside an allocation.")
     String launcher;
 
+    @Option(names = "--launch", paramLabel = "worker|per-test", description = "worker (default): one rdma-perftest"
+            + " per host and rail for the whole run, taking its tests over the launcher's session; per-test: one"
+            + " launch per end and tool (hosts with an older rdma-perftest). --peer c is always per test.")
+    String launch;
+
     @Option(names = "--peer", paramLabel = "java|c", description = "What runs on both ends: perftest-java"
             + " (rdma-perftest, default) or the hosts' C perftest.")
     String peer;
@@ -258,6 +263,11 @@ public final class MatrixCommand implements Callable<Integer> {
             case "ssh" -> MatrixRequest.LauncherKind.SSH;
             case "srun" -> MatrixRequest.LauncherKind.SRUN;
             default -> throw new MatrixInputException("--launcher must be ssh or srun, got '" + launcher + "'");
+        };
+        o.launch = launch == null ? o.launch : switch (launch) {
+            case "worker" -> MatrixRequest.Launch.WORKER;
+            case "per-test" -> MatrixRequest.Launch.PER_TEST;
+            default -> throw new MatrixInputException("--launch must be worker or per-test, got '" + launch + "'");
         };
         o.peer = peer == null ? o.peer : switch (peer) {
             case "java" -> MatrixRequest.Peer.JAVA;

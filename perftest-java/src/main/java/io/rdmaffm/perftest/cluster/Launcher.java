@@ -15,6 +15,12 @@ public interface Launcher {
     List<String> command(String host, String script);
 
     /**
+     * The local command that runs {@code sh -c script} on {@code host} with our standard input reaching the
+     * script's: a worker's session, which takes its orders there for the whole run ({@link WorkerSession}).
+     */
+    List<String> sessionCommand(String host, String script);
+
+    /**
      * The local command that stops process {@code pid} on {@code host}, or null when ending the local launcher
      * process already stops the remote one.
      */

@@ -2,6 +2,7 @@ package io.rdmaffm.perftest.cluster;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.BufferedReader;
@@ -21,6 +22,113 @@ public final class LocalProcessRunner implements ProcessRunner {
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         return new LocalRunning(pb.start());
+    }
+
+    @Override
+    public Conversation converse(List<String> command) throws IOException {
+        return new LocalConversation(new ProcessBuilder(command).start());
+    }
+
+    /** A session's process: standard output read by the caller, standard error's tail kept by a virtual thread. */
+    private static final class LocalConversation implements Conversation {
+        private final Process process;
+        private final BufferedReader out;
+        private final OutputStream in;
+        private final StringBuilder err = new StringBuilder();
+        private final Thread errReader;
+
+        LocalConversation(Process process) {
+            this.process = process;
+            this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            this.in = process.getOutputStream();
+            this.errReader = Thread.ofVirtual().start(this::drainErr);
+        }
+
+        private void drainErr() {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    synchronized (err) {
+                        // A session lives for the whole run: keep the tail, where the cause of its end is.
+                        if (err.length() > CAP_CHARS) {
+                            err.delete(0, err.length() - CAP_CHARS / 2);
+                        }
+                        err.append(line).append('\n');
+                    }
+                }
+            } catch (IOException e) {
+                // closed under us (destroyed): what was read stays
+            }
+        }
+
+        @Override
+        public void send(String line) throws IOException {
+            synchronized (in) {
+                in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                in.flush();
+            }
+        }
+
+        @Override
+        public void closeInput() {
+            try {
+                synchronized (in) {
+                    in.close();
+                }
+            } catch (IOException e) {
+                // already gone
+            }
+        }
+
+        @Override
+        public String readLine() throws IOException {
+            try {
+                return out.readLine();
+            } catch (IOException e) {
+                return null; // the stream closed under us (destroyed): its end
+            }
+        }
+
+        @Override
+        public boolean waitFor(Duration timeout) throws InterruptedException {
+            if (!process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+            errReader.join(Duration.ofMillis(500));
+            return true;
+        }
+
+        @Override
+        public int exitCode() {
+            return process.exitValue();
+        }
+
+        @Override
+        public String stderr() {
+            synchronized (err) {
+                return err.toString();
+            }
+        }
+
+        @Override
+        public boolean alive() {
+            return process.isAlive();
+        }
+
+        @Override
+        public void destroy() {
+            closeInput();
+            process.destroy();
+            try {
+                if (!process.waitFor(2, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private static final class LocalRunning implements Running {

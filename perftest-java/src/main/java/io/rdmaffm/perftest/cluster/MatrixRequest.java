@@ -34,12 +34,13 @@ import java.util.List;
  * @param latFactorOfBest       relative latency rule (2.1), NaN or 0 off
  * @param minPercentOfLink      absolute bandwidth rule in percent of the slower end's expected rate, NaN off
  * @param retest                retest flagged (and stalled or failed-run) pairs once
+ * @param launch                one worker JVM per host and rail for the run, or one launch per end and tool
  */
 public record MatrixRequest(String hosts, Path hostfile, boolean slurm, String slurmNodelist, List<String> devices,
         Mode mode, Path pairsFile, LauncherKind launcher, Peer peer, List<String> tools, List<String> toolArgs,
         String toolPath, int basePort, Duration perTest, Duration listenTimeout, Duration testTimeout,
         int connectTimeoutSeconds, int maxConnections, double bwFractionOfBest, double latFactorOfBest,
-        double minPercentOfLink, boolean retest) {
+        double minPercentOfLink, boolean retest, Launch launch) {
 
     /** How pairs are chosen. */
     public enum Mode {
@@ -53,6 +54,22 @@ public record MatrixRequest(String hosts, Path hostfile, boolean slurm, String s
 
     /** Which launcher starts the remote processes. */
     public enum LauncherKind { SSH, SRUN }
+
+    /**
+     * How perftest-java's ends are started (C perftest's are always started per test: its tools are separate
+     * programs that start in a moment, with no JVM to keep warm).
+     */
+    public enum Launch {
+        /** One {@code rdma-perftest matrix-worker} per host and rail for the whole run ({@link WorkerPool}). */
+        WORKER,
+        /** A launcher process and a JVM per end and tool, as before workers (hosts with an older rdma-perftest). */
+        PER_TEST
+    }
+
+    /** Whether perftest-java's ends are orders to the hosts' workers. */
+    public boolean workers() {
+        return peer == Peer.JAVA && launch == Launch.WORKER;
+    }
 
     /** What runs on both ends. */
     public enum Peer {
@@ -105,6 +122,7 @@ public record MatrixRequest(String hosts, Path hostfile, boolean slurm, String s
         public double latFactorOfBest = 2.1;
         public double minPercentOfLink = Double.NaN;
         public boolean retest = true;
+        public Launch launch = Launch.WORKER;
 
         private Builder() {
         }
@@ -114,7 +132,7 @@ public record MatrixRequest(String hosts, Path hostfile, boolean slurm, String s
             return new MatrixRequest(hosts, hostfile, slurm, slurmNodelist, List.copyOf(devices), mode, pairsFile,
                     launcher, peer, List.copyOf(tools), List.copyOf(toolArgs), toolPath, basePort, perTest,
                     listenTimeout, testTimeout, connectTimeoutSeconds, maxConnections, bwFractionOfBest,
-                    latFactorOfBest, minPercentOfLink, retest);
+                    latFactorOfBest, minPercentOfLink, retest, launch);
         }
     }
 }

@@ -28,6 +28,8 @@ public final class MatrixRun {
     private final OutlierRules rules;
     private final RemoteProcesses live;
     private final PairRunner pairs;
+    /** The hosts' workers; null when every end is its own launch. */
+    private final WorkerPool workers;
     private final Semaphore connections;
     private boolean installHook = true;
     private OutlierRules.Best bestSoFar = new OutlierRules.Best(Double.NaN, Double.NaN);
@@ -49,7 +51,10 @@ public final class MatrixRun {
         this.rules = OutlierRules.of(plan);
         Duration kill = Duration.ofSeconds(plan.request().connectTimeoutSeconds() + 5L);
         this.live = new RemoteProcesses(launcher, runner, kill);
-        this.pairs = new PairRunner(plan.request(), launcher, runner, live);
+        MatrixRequest o = plan.request();
+        this.workers = o.workers() ? new WorkerPool(launcher, runner, RemoteScript.worker(o.toolPath()),
+                o.maxConnections(), kill) : null;
+        this.pairs = new PairRunner(o, launcher, runner, live, workers);
         this.connections = new Semaphore(plan.request().maxConnections(), true);
     }
 
@@ -65,6 +70,19 @@ public final class MatrixRun {
         return this;
     }
 
+    /** The hosts' workers, null without (tests). */
+    WorkerPool workers() {
+        return workers;
+    }
+
+    /** Ctrl-C: every end in flight, then every worker, stopped now. */
+    private void stopNow() {
+        live.stopAll();
+        if (workers != null) {
+            workers.closeAll(true, Duration.ZERO);
+        }
+    }
+
     /** The remote ends still known (tests: none after a run). */
     RemoteProcesses live() {
         return live;
@@ -76,7 +94,7 @@ public final class MatrixRun {
      * @throws IOException when the sink cannot write
      */
     public MatrixOutcome run() throws IOException, InterruptedException {
-        Thread hook = new Thread(live::stopAll, "rdma-matrix-stop");
+        Thread hook = new Thread(this::stopNow, "rdma-matrix-stop");
         if (installHook) {
             Runtime.getRuntime().addShutdownHook(hook);
         }
@@ -102,6 +120,10 @@ public final class MatrixRun {
                 }
             }
             live.stopAll();
+            if (workers != null) {
+                // Each worker is idle by now: it ends at the end of its input; one that does not is stopped.
+                workers.closeAll(false, PairRunner.GRACE);
+            }
         }
     }
 

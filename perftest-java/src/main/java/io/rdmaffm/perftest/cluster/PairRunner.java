@@ -22,11 +22,18 @@ final class PairRunner {
     private final Launcher launcher;
     private final ProcessRunner runner;
     private final RemoteProcesses live;
+    /** The hosts' workers, or null when each end is its own launch (C perftest, {@code --launch per-test}). */
+    private final WorkerPool workers;
 
     private final Duration grace;
 
     PairRunner(MatrixRequest o, Launcher launcher, ProcessRunner runner, RemoteProcesses live) {
+        this(o, launcher, runner, live, null);
+    }
+
+    PairRunner(MatrixRequest o, Launcher launcher, ProcessRunner runner, RemoteProcesses live, WorkerPool workers) {
         this.o = o;
+        this.workers = workers;
         this.grace = o.listenTimeout().compareTo(GRACE) < 0 ? o.listenTimeout() : GRACE;
         this.launcher = launcher;
         this.runner = runner;
@@ -61,7 +68,8 @@ final class PairRunner {
                 null, accept);
         ProcessRunner.Running server;
         try {
-            server = start(t.server(), serverScript);
+            server = workers == null ? start(t.server(), serverScript) : order(t.server(), t.rail(),
+                    RemoteScript.workerArgv(tool, t.serverDevice(), t.port(), o.toolArgs(), null, accept), false);
         } catch (IOException e) {
             return cannotStart(e);
         }
@@ -102,7 +110,8 @@ final class PairRunner {
         while (true) {
             ProcessRunner.Running client;
             try {
-                client = start(t.client(), script);
+                client = workers == null ? start(t.client(), script) : order(t.client(), t.rail(),
+                        RemoteScript.workerArgv(tool, t.clientDevice(), t.port(), o.toolArgs(), t.server(), 0), true);
             } catch (IOException e) {
                 return cannotStart(e);
             }
@@ -157,6 +166,17 @@ final class PairRunner {
             throw new InterruptedException("the matrix is stopping");
         }
         ProcessRunner.Running p = runner.start(launcher.command(host, script));
+        live.add(p, host);
+        return p;
+    }
+
+    /** An end as an order to the host's worker for this rail. */
+    private ProcessRunner.Running order(String host, int rail, List<String> argv, boolean json)
+            throws IOException, InterruptedException {
+        if (live.closed()) {
+            throw new InterruptedException("the matrix is stopping");
+        }
+        ProcessRunner.Running p = workers.submit(host, rail, argv, json);
         live.add(p, host);
         return p;
     }

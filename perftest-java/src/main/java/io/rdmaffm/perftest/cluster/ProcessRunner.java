@@ -19,6 +19,16 @@ public interface ProcessRunner {
     Running start(List<String> command) throws IOException;
 
     /**
+     * Starts {@code command} (no shell) with a pipe to its standard input, for a session that takes orders line
+     * by line ({@link WorkerSession}).
+     *
+     * @throws IOException when the program cannot be started, or this runner cannot hold sessions
+     */
+    default Conversation converse(List<String> command) throws IOException {
+        throw new IOException("this runner cannot hold a session with " + command.getFirst());
+    }
+
+    /**
      * Runs {@code command} to its end, at most {@code timeout}; a process still running then is destroyed.
      *
      * @throws IOException when it cannot be started
@@ -63,6 +73,36 @@ public interface ProcessRunner {
         String stdout();
 
         /** @return standard error so far (capped) */
+        String stderr();
+
+        /** @return whether the process is still running */
+        boolean alive();
+
+        /** Ends the local process (SIGTERM, then SIGKILL a moment later when it lingers). */
+        void destroy();
+    }
+
+    /**
+     * A started process we talk to: lines to its standard input, its standard output line by line as it comes
+     * (never accumulated: a session lives as long as the run), its standard error kept (the tail, capped).
+     */
+    interface Conversation {
+        /** Writes one line to its standard input and flushes it. */
+        void send(String line) throws IOException;
+
+        /** Closes its standard input (a worker reads that as "no more orders"). */
+        void closeInput();
+
+        /** @return the next line of its standard output, or null at its end; blocks */
+        String readLine() throws IOException;
+
+        /** @return true when the process ended within the timeout */
+        boolean waitFor(Duration timeout) throws InterruptedException;
+
+        /** @return the exit status; only after {@link #waitFor} returned true */
+        int exitCode();
+
+        /** @return the last part of its standard error (capped) */
         String stderr();
 
         /** @return whether the process is still running */

@@ -93,6 +93,45 @@ public final class RemoteScript {
         return s.toString();
     }
 
+    /**
+     * The script that starts a host's worker ({@link MatrixWorker}) and becomes it ({@code exec}, so a signal
+     * from srun or the kill command reaches the JVM itself): the same check that the tool is installed as
+     * {@link #of}'s, no progress line.
+     *
+     * @param toolPath perftest-java's launcher, null for {@code rdma-perftest} on PATH
+     */
+    public static String worker(String toolPath) {
+        String q = Names.quote(toolPath == null ? "rdma-perftest" : toolPath);
+        return "command -v " + q + " >/dev/null 2>&1 || { echo \"" + MISSING_MARK + " \"" + q
+                + "\" on $(hostname)\" >&2; exit 127; }\n"
+                + "RDMAFFM_PROGRESS=never exec " + q + " " + WorkerProtocol.COMMAND;
+    }
+
+    /**
+     * One end's perftest-java command line for a worker's order: what {@link #of} runs, without the program (the
+     * worker is it) and without {@code --out_json_file} (the worker adds its own file).
+     */
+    public static List<String> workerArgv(String tool, String device, int port, List<String> extra, String server,
+            long acceptSeconds) {
+        List<String> argv = new ArrayList<>();
+        argv.add(tool);
+        if (device != null) {
+            argv.add("-d");
+            argv.add(device);
+        }
+        argv.add("-p");
+        argv.add(Integer.toString(port));
+        if (server == null) {
+            argv.add("--accept-timeout");
+            argv.add(Long.toString(acceptSeconds));
+        }
+        argv.addAll(extra);
+        if (server != null) {
+            argv.add(server);
+        }
+        return argv;
+    }
+
     /** The tool's pid from an end's output, or -1 when it never started. */
     public static long pid(String stdout) {
         int i = stdout.indexOf(PID_MARK + " ");

@@ -34,6 +34,16 @@ public final class SrunLauncher implements Launcher {
                 "--unbuffered", "--input=none", "--quiet", "--job-name=rdma-matrix", "sh", "-c", script);
     }
 
+    /**
+     * Without {@code --input=none}: srun forwards its standard input to the one task, where the worker reads its
+     * orders; cancelling the step (ending this srun) ends the worker as it ends a tool.
+     */
+    @Override
+    public List<String> sessionCommand(String host, String script) {
+        return List.of("srun", "--nodes=1", "--ntasks=1", "--nodelist=" + Names.host(host, "srun"), "--overlap",
+                "--unbuffered", "--quiet", "--job-name=rdma-matrix", "sh", "-c", script);
+    }
+
     @Override
     public List<String> killCommand(String host, long pid) {
         return null;

@@ -44,7 +44,22 @@ public final class SshLauncher implements Launcher {
 
     @Override
     public List<String> command(String host, String script) {
-        List<String> c = new ArrayList<>(List.of("ssh", "-n", "-T",
+        return command(host, script, true);
+    }
+
+    /**
+     * Without {@code -n}: the worker reads its orders from the session's stdin. When this ssh ends (Ctrl-C, the
+     * driver killed), sshd closes that stdin and the worker ends on the end of its input, even when the kill
+     * command cannot reach the host.
+     */
+    @Override
+    public List<String> sessionCommand(String host, String script) {
+        return command(host, script, false);
+    }
+
+    private List<String> command(String host, String script, boolean noStdin) {
+        List<String> c = new ArrayList<>(noStdin ? List.of("ssh", "-n", "-T") : List.of("ssh", "-T"));
+        c.addAll(List.of(
                 "-o", "BatchMode=yes",
                 "-o", "ConnectTimeout=" + connectTimeoutSeconds,
                 "-o", "StrictHostKeyChecking=accept-new",

@@ -15,7 +15,9 @@ import java.util.List;
  * tool stand-in ({@link #tool()}) answers {@code doctor --json} with {@code doctor.json}, and plays server and
  * client of any tool. What a node does is set by marker files: {@code bw-NODE} holds the bandwidth a pair with
  * that node gives (else 50 Gb/s), {@code stall-NODE} makes every tool on it or talking to it hang (its pid goes
- * to {@code stalled.pids}). Every call is logged to {@code calls.log}.
+ * to {@code stalled.pids}), {@code die-NODE} makes its worker's session end with ssh's 255 at its next order (once).
+ * As {@code matrix-worker} it is the host's worker (docs/matrix.md's protocol, in shell), each start's pid in
+ * {@code workers.pids}, each order logged as a tool call. Every call is logged to {@code calls.log}.
  */
 final class FakeCluster {
     final Path dir;
@@ -29,6 +31,52 @@ final class FakeCluster {
                 #!/bin/sh
                 echo "$FAKE_NODE: $*" >> "@DIR@/calls.log"
                 if [ "$1" = doctor ]; then cat "@DIR@/doctor.json"; exit 1; fi
+                if [ "$1" = matrix-worker ]; then
+                  # The worker: orders on stdin (plain words here, nothing to unescape), events on stdout.
+                  echo $$ >> "@DIR@/workers.pids"
+                  echo "{\\"event\\":\\"ready\\",\\"pid\\":$$}"
+                  while read -r cmd id mode rest; do
+                    [ "$cmd" = run ] || exit 0
+                    echo "$FAKE_NODE: $rest" >> "@DIR@/calls.log"
+                    set -- $rest
+                    tool=$1; shift
+                    port=; last=
+                    while [ $# -gt 0 ]; do
+                      case "$1" in -p) port=$2; shift 2 ;; *) last=$1; shift ;; esac
+                    done
+                    [ "$mode" = json ] || last=
+                    for n in "$FAKE_NODE" $last; do
+                      if [ -e "@DIR@/stall-$n" ]; then
+                        echo $$ >> "@DIR@/stalled.pids"
+                        [ "$mode" = json ] || echo "{\\"event\\":\\"line\\",\\"id\\":$id,\\"text\\":\\"Waiting for client to connect...\\"}"
+                        exec sleep 60
+                      fi
+                    done
+                    if [ -e "@DIR@/die-$FAKE_NODE" ]; then
+                      rm -f "@DIR@/die-$FAKE_NODE"
+                      echo "Connection to $FAKE_NODE closed by remote host." >&2
+                      exit 255
+                    fi
+                    if [ "$mode" = plain ]; then
+                      echo "{\\"event\\":\\"line\\",\\"id\\":$id,\\"text\\":\\"Waiting for client to connect...\\"}"
+                      i=0
+                      while [ ! -e "@DIR@/done-$port" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
+                      rm -f "@DIR@/done-$port"
+                      echo "{\\"event\\":\\"done\\",\\"id\\":$id,\\"rc\\":0}"
+                      continue
+                    fi
+                    bw=50.0
+                    for n in "$FAKE_NODE" $last; do [ -e "@DIR@/bw-$n" ] && bw=$(cat "@DIR@/bw-$n"); done
+                    case "$tool" in
+                      *_bw) doc="{\\\\\\\"results\\\\\\\": {\\\\\\\"BW_average\\\\\\\": $bw, \\\\\\\"BW_unit\\\\\\\": \\\\\\\"Gb/sec\\\\\\\"}}" ;;
+                      *) doc="{\\\\\\\"results\\\\\\\": {\\\\\\\"t_typical\\\\\\\": 2.5}}" ;;
+                    esac
+                    echo "{\\"event\\":\\"line\\",\\"id\\":$id,\\"text\\":\\"fake $tool: $bw Gb/s\\"}"
+                    touch "@DIR@/done-$port"
+                    echo "{\\"event\\":\\"done\\",\\"id\\":$id,\\"rc\\":0,\\"json\\":\\"$doc\\"}"
+                  done
+                  exit 0
+                fi
                 tool=$1; shift
                 port=; json=; last=
                 while [ $# -gt 0 ]; do
@@ -95,13 +143,31 @@ final class FakeCluster {
      */
     ProcessRunner firstOnPath() {
         ProcessRunner real = new LocalProcessRunner();
-        return command -> {
-            List<String> c = new ArrayList<>(command);
-            Path fake = dir.resolve("bin").resolve(c.getFirst());
-            if (Files.isExecutable(fake)) {
-                c.set(0, fake.toString());
+        return new ProcessRunner() {
+            @Override
+            public Running start(List<String> command) throws IOException {
+                return real.start(onPath(command));
             }
-            return real.start(c);
+
+            @Override
+            public Conversation converse(List<String> command) throws IOException {
+                return real.converse(onPath(command));
+            }
         };
+    }
+
+    private List<String> onPath(List<String> command) {
+        List<String> c = new ArrayList<>(command);
+        Path fake = dir.resolve("bin").resolve(c.getFirst());
+        if (Files.isExecutable(fake)) {
+            c.set(0, fake.toString());
+        }
+        return c;
+    }
+
+    /** How many workers were started. */
+    int workerStarts() throws IOException {
+        Path p = dir.resolve("workers.pids");
+        return Files.exists(p) ? Files.readAllLines(p).size() : 0;
     }
 }

@@ -95,6 +95,7 @@ class MatrixCommandTest {
         refused("give only one of --quick and --pairs", "--hosts", "a,b", "--quick", "--pairs", "p.txt");
         refused("unexpected argument 'ib_write_bw': tool arguments go after --", "--hosts", "a,b", "ib_write_bw");
         refused("--launcher must be ssh or srun, got 'pdsh'", "--hosts", "a,b", "--launcher", "pdsh");
+        refused("--launch must be worker or per-test, got 'daemon'", "--hosts", "a,b", "--launch", "daemon");
         refused("--peer must be java or c, got 'python'", "--hosts", "a,b", "--peer", "python");
         refused("--per-test must be a positive number of seconds, got 0.0", "--hosts", "a,b", "--per-test", "0");
         refused("--test-timeout must be a positive number of seconds, got Infinity", "--hosts", "a,b",
@@ -144,7 +145,7 @@ class MatrixCommandTest {
                     + ": Name or service not known\n");
         };
         Run r = run(c -> c.runner = unreachable, "matrix", "--hosts", "nosuch1,nosuch2", "--tools", "ib_write_lat",
-                "--no-retest");
+                "--no-retest", "--launch", "per-test");
         assertEquals(2, r.code(), r.out() + r.err());
         assertEquals("", r.err());
         assertTrue(r.out().contains("note: nosuch1: ssh to nosuch1 failed (exit 255): ssh: Could not resolve"
@@ -171,7 +172,7 @@ class MatrixCommandTest {
                 return new ExitedRunning(255, "", "ssh: connect to host: No route to host\n");
             };
             List<String> args = new ArrayList<>(List.of("matrix", "--slurm", "--tools", "ib_write_lat",
-                    "--no-retest"));
+                    "--no-retest", "--launch", "per-test"));
             if (!ask) {
                 args.addAll(List.of("--device", "mlx5_0"));
             }

@@ -13,7 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -62,8 +63,10 @@ class MatrixSlurmCommandTest {
         cluster.mark("doctor.json", doctor.toString());
     }
 
-    @Test
-    void slurmAllocationBySrunWithDevicesAndRatesFromEachNodesDoctor() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"worker", "per-test"})
+    void slurmAllocationBySrunWithDevicesAndRatesFromEachNodesDoctor(String launch) throws Exception {
+        boolean workers = launch.equals("worker");
         Path json = dir.resolve("m.json");
         Path csv = dir.resolve("m.csv");
         MatrixCommandTest.Run r = MatrixCommandTest.run(c -> {
@@ -71,7 +74,7 @@ class MatrixSlurmCommandTest {
             c.runner = cluster.firstOnPath();
         }, "matrix", "--slurm", "--launcher", "srun", "--tool-path", cluster.tool().toString(),
                 "--min-percent-of-link", "80", "--listen-timeout", "20", "--test-timeout", "20", "--json",
-                json.toString(), "--csv", csv.toString(), "--", "-n", "5");
+                json.toString(), "--csv", csv.toString(), "--launch", launch, "--", "-n", "5");
         String out = r.out();
         List<String> calls = cluster.calls();
         assertEquals(1, r.code(), "node03's pairs are flagged: exit 1\n" + out + r.err() + calls);
@@ -82,21 +85,27 @@ class MatrixSlurmCommandTest {
                 calls.stream().filter(l -> l.startsWith("scontrol")).toList());
         // Every step, the doctors' included, is one task on the named node, in exactly this form.
         List<String> steps = calls.stream().filter(l -> l.startsWith("srun")).toList();
+        // A worker's step keeps srun's stdin (its orders); the doctors' and per-test ends' do not.
         for (String s : steps) {
-            assertTrue(s.matches("srun --nodes=1 --ntasks=1 --nodelist=node0[123] --overlap --unbuffered --input=none"
-                    + " --quiet --job-name=rdma-matrix sh -c"), s);
+            assertTrue(s.matches("srun --nodes=1 --ntasks=1 --nodelist=node0[123] --overlap --unbuffered"
+                    + "( --input=none)? --quiet --job-name=rdma-matrix sh -c"), s);
         }
+        assertEquals(workers ? 3 : steps.size(), steps.stream().filter(s -> s.contains("--input=none")).count(),
+                String.join("\n", calls));
         for (String node : List.of("node01", "node02", "node03")) {
             assertTrue(calls.contains(node + ": doctor --json"), node + " was asked for its devices: " + calls);
         }
-        // 3 pairs x 2 rails x 2 tools x 2 ends, the two flagged pairs again (2 x 2 x 2 x 2), and 3 doctors.
-        assertEquals(24 + 16 + 3, steps.size(), String.join("\n", calls));
+        // Per test: 3 pairs x 2 rails x 2 tools x 2 ends, the two flagged pairs again (2 x 2 x 2 x 2), and 3
+        // doctors. With workers: one step per host and rail for the whole run, retests included, and the doctors.
+        assertEquals(workers ? 3 * 2 + 3 : 24 + 16 + 3, steps.size(), String.join("\n", calls));
+        assertEquals(workers ? 6 : 0, cluster.workerStarts());
         // Round 2 of 3 (node03 serves node01) on the second block of ports; the server ends by itself after the
         // listen and test timeouts; the client writes its JSON for the driver and names the server last.
         assertTrue(calls.contains("node03: ib_write_bw -d mlx5_1 -p 18518 --accept-timeout 41 -n 5"),
                 String.join("\n", calls));
-        assertTrue(calls.stream().anyMatch(l -> l.matches("node01: ib_write_bw -d mlx5_1 -p 18518 -n 5 --out_json_file"
-                + " \\S+/rdma-matrix\\.\\w+ node03")), String.join("\n", calls));
+        // (A worker adds its own --out_json_file, in the JVM: not on the fake's line.)
+        assertTrue(calls.stream().anyMatch(l -> l.matches("node01: ib_write_bw -d mlx5_1 -p 18518 -n 5"
+                + (workers ? "" : " --out_json_file \\S+/rdma-matrix\\.\\w+") + " node03")), String.join("\n", calls));
 
         // Both ports are active; they share the Gen3 x16 link, so each expects its share of the PCIe model.
         assertTrue(out.contains("  node01 (doctor): mlx5_0 ACTIVE, port 100 Gb/s, PCIe 56.4 Gb/s: expect 56.4 Gb/s;"

@@ -7,22 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code matrix --hosts} over ssh end to end through the command line, with a fake {@code ssh} on PATH that runs
  * each step here as the host it names (real processes, the real remote scripts): node03 cannot be reached (ssh's
  * exit 255 after its connect timeout), node04's tools hang. The matrix must mark those cells for what they are,
- * stop the hung tools over ssh, measure the good pair, and finish within its timeouts.
+ * stop the hung tools over ssh, measure the good pair, and finish within its timeouts; the same with one worker
+ * per host (the default) as with a launch per end ({@code --launch per-test}).
  */
 class MatrixSshCommandTest {
     @TempDir
     Path dir;
 
-    @Test
-    void unreachableAndHungHostsAreMarkedCellsWithinTheTimeouts() throws Exception {
-        FakeCluster cluster = new FakeCluster(dir);
+    /** ssh [OPTIONS] -- HOST COMMAND, run here as HOST; a host marked unreachable fails as ssh does. */
+    private static void fakeSsh(FakeCluster cluster) throws java.io.IOException {
         cluster.bin("ssh", """
                 #!/bin/sh
                 # ssh [OPTIONS] -- HOST COMMAND: records the options and host, then runs COMMAND here as HOST
@@ -39,13 +40,47 @@ class MatrixSshCommandTest {
                 FAKE_NODE=$host; export FAKE_NODE
                 exec sh -c "$*"
                 """);
+    }
+
+    /**
+     * A worker whose session ends in the middle of a test (ssh's 255: the host went away) fails that test as a
+     * lost host, as a per-test end did; the host's next test starts a fresh worker and is measured.
+     */
+    @org.junit.jupiter.api.Test
+    void aWorkerLostMidRunFailsItsTestAndTheNextTestGetsAFreshOne() throws Exception {
+        FakeCluster cluster = new FakeCluster(dir);
+        fakeSsh(cluster);
+        cluster.mark("die-node02", "");
+        MatrixCommandTest.Run r = MatrixCommandTest.run(c -> c.runner = cluster.firstOnPath(), "matrix", "--hosts",
+                "node01,node02,node03", "--device", "mlx5_0", "--tools", "ib_write_bw", "--tool-path",
+                cluster.tool().toString(), "--connect-timeout", "3", "--listen-timeout", "5", "--test-timeout", "5",
+                "--no-retest", "--", "-n", "5");
+        String out = r.out();
+        assertEquals(2, r.code(), out + r.err() + cluster.calls());
+        assertEquals("", r.err());
+        assertTrue(out.contains(": unreachable: lost node02 during the run: Connection to node02 closed by remote"
+                + " host. [cause: host node02 (unreachable)]"), out);
+        assertTrue(out.contains("3 rail tests: 2 ok, 0 ok on retest, 0 flagged, 1 failed"), out);
+        // node02 measured with its other peer, on a second worker.
+        long node02Ok = out.lines().filter(l -> l.startsWith("node02 ")).findFirst().orElseThrow().split("50\\.0",
+                -1).length - 1;
+        assertEquals(1, node02Ok, out);
+        assertTrue(cluster.workerStarts() >= 4, cluster.workerStarts() + " workers");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"worker", "per-test"})
+    void unreachableAndHungHostsAreMarkedCellsWithinTheTimeouts(String launch) throws Exception {
+        boolean workers = launch.equals("worker");
+        FakeCluster cluster = new FakeCluster(dir);
+        fakeSsh(cluster);
         cluster.mark("unreachable-node03", "");
         cluster.mark("stall-node04", "");
         long start = System.nanoTime();
         MatrixCommandTest.Run r = MatrixCommandTest.run(c -> c.runner = cluster.firstOnPath(), "matrix", "--hosts",
                 "node01,node02,node03,node04", "--device", "mlx5_0", "--tools", "ib_write_bw", "--tool-path",
                 cluster.tool().toString(), "--connect-timeout", "3", "--listen-timeout", "5", "--test-timeout", "2",
-                "--no-retest", "--", "-n", "5");
+                "--no-retest", "--launch", launch, "--", "-n", "5");
         double seconds = (System.nanoTime() - start) / 1e9;
         String out = r.out();
         List<String> calls = cluster.calls();
@@ -54,9 +89,10 @@ class MatrixSshCommandTest {
         // 3 rounds of 2 pairs, each bounded by the 2 s test timeout plus the kills: far less than a hang.
         assertTrue(seconds < 40, seconds + " s\n" + out);
 
-        // Every ssh is non-interactive and bounded, exactly so.
+        // Every ssh is non-interactive and bounded, exactly so; a worker's session keeps its stdin (its orders).
         for (String call : calls.stream().filter(l -> l.startsWith("ssh")).toList()) {
-            assertTrue(call.matches("ssh -n -T -o BatchMode=yes -o ConnectTimeout=3 -o StrictHostKeyChecking=accept-new"
+            boolean session = workers && !call.endsWith("sh -c 'kill -TERM");
+            assertTrue(call.matches((session ? "ssh -T" : "ssh -n -T") + " -o BatchMode=yes -o ConnectTimeout=3 -o StrictHostKeyChecking=accept-new"
                     + " -o ServerAliveInterval=5 -o ServerAliveCountMax=3 -o LogLevel=ERROR -- node0[1-4] sh -c .*"),
                     call);
         }
@@ -72,6 +108,11 @@ class MatrixSshCommandTest {
         assertTrue(out.contains("6 rail tests: 1 ok, 0 ok on retest, 0 flagged, 5 failed; best 50.00 Gb/s, - us;"
                 + " exit 2"), out);
 
+        if (workers) {
+            // One worker per host, replaced only where a stall stopped one: fewer JVMs than ends (12).
+            int starts = cluster.workerStarts();
+            assertTrue(starts >= 3 && starts < 12, starts + " workers started\n" + calls);
+        }
         // The hung tools were stopped over ssh (kill -TERM of the pid the remote script printed), not left behind.
         assertTrue(calls.stream().anyMatch(l -> l.matches("ssh .* -- node04 sh -c 'kill -TERM")), calls.toString());
         List<String> pids = Files.readAllLines(dir.resolve("stalled.pids"));
@@ -83,6 +124,16 @@ class MatrixSshCommandTest {
                 Thread.sleep(50);
             }
             assertFalse(handle.isPresent() && handle.get().isAlive(), "hung tool " + pid + " still runs");
+        }
+        // Every worker ended with the run: asked to quit when idle, stopped by pid when hung.
+        Path started = dir.resolve("workers.pids");
+        for (String pid : Files.exists(started) ? Files.readAllLines(started) : List.<String>of()) {
+            var handle = ProcessHandle.of(Long.parseLong(pid.strip()));
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (handle.isPresent() && handle.get().isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertFalse(handle.isPresent() && handle.get().isAlive(), "worker " + pid + " still runs");
         }
     }
 }

@@ -75,6 +75,8 @@ class MatrixRunTest {
         o.listenTimeout = Duration.ofMillis(300);
         o.testTimeout = Duration.ofMillis(500);
         o.maxConnections = 4;
+        // The fake runner plays per-test ends; workers are MatrixWorkerRunTest's.
+        o.launch = MatrixRequest.Launch.PER_TEST;
         return o;
     }
 

@@ -115,6 +115,11 @@ class RemoteScriptShellTest {
             }
 
             @Override
+            public List<String> sessionCommand(String host, String script) {
+                return command(host, script);
+            }
+
+            @Override
             public List<String> killCommand(String host, long pid) {
                 return List.of("sh", "-c", "kill -TERM " + pid);
             }

@@ -22,8 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("multihost")
 class CrossHostInterruptRdmaTest {
-    /** A perftest-java end as the matrix starts it; the brackets keep pgrep from matching the shell that runs it. */
-    private static final String TOOL_PATTERN = "[c]li.Main ib_write_bw";
+    /**
+     * A perftest-java end as the matrix starts it: the host's worker (the default), or the tool itself with
+     * {@code --launch per-test}; the brackets keep pgrep from matching the shell that runs it.
+     */
+    private static final String TOOL_PATTERN = "[c]li.Main (ib_write_bw|matrix-worker)";
     /** Ctrl-C to every end gone: the driver's kills are bounded by its --connect-timeout (5 s) twice over. */
     private static final long STOP_BOUND_S = 30;
 
@@ -50,7 +53,7 @@ class CrossHostInterruptRdmaTest {
         Path log = dir.resolve("driver.out");
         Process driver = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
-            awaitBothEnds(ends, driver, log);
+            awaitBothEnds(ends, qpsBefore, device, driver, log);
             long start = System.nanoTime();
             new ProcessBuilder("kill", "-INT", Long.toString(driver.pid())).start().waitFor(10, TimeUnit.SECONDS);
             assertTrue(driver.waitFor(STOP_BOUND_S, TimeUnit.SECONDS),
@@ -74,15 +77,21 @@ class CrossHostInterruptRdmaTest {
         }
     }
 
-    /** Until a perftest-java tool runs on each host (the pair's measurement started), at most 300 s. */
-    private static void awaitBothEnds(List<RemoteHost> ends, Process driver, Path log) throws Exception {
+    /**
+     * Until a perftest-java end runs on each host and has its QP (the pair's measurement started: a worker is up
+     * before its tool runs), at most 300 s.
+     */
+    private static void awaitBothEnds(List<RemoteHost> ends, List<Integer> qpsBefore, String device, Process driver,
+            Path log) throws Exception {
         long deadline = System.nanoTime() + 300_000_000_000L;
         while (System.nanoTime() < deadline) {
             if (!driver.isAlive()) {
                 throw new AssertionError("the matrix ended (exit " + driver.exitValue() + ") before both ends ran:\n"
                         + Files.readString(log));
             }
-            if (running(ends.get(0)) > 0 && running(ends.get(1)) > 0) {
+            if (running(ends.get(0)) > 0 && running(ends.get(1)) > 0
+                    && queuePairs(ends.get(0), device) > qpsBefore.get(0)
+                    && queuePairs(ends.get(1), device) > qpsBefore.get(1)) {
                 return;
             }
             Thread.sleep(2000);
@@ -95,7 +104,7 @@ class CrossHostInterruptRdmaTest {
         while (running(h) > 0) {
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("a tool still runs on " + h.name + " " + STOP_BOUND_S + " s after Ctrl-C\n"
-                        + h.run(30, List.of("sh", "-c", "ps -eo pid,etimes,args | grep '" + TOOL_PATTERN + "'; true"))
+                        + h.run(30, List.of("sh", "-c", "ps -eo pid,etimes,args | grep -E '" + TOOL_PATTERN + "'; true"))
                         + "\n--- driver ---\n" + Files.readString(log));
             }
             Thread.sleep(1000);
