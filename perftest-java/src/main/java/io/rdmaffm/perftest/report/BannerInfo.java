@@ -33,12 +33,13 @@ import java.util.Objects;
  * @param atomicType       "FETCH_AND_ADD" or "CMP_AND_SWAP" (atomic tools)
  * @param rdmaCmQps        {@code -R}
  * @param rdmaCmExchange   {@code -R} or {@code -z}: control data goes over rdma_cm
+ * @param eventsVector     with {@code -e}: the CQs' completion vector ({@code -X}); -1 when polling
  */
 public record BannerInfo(Tool tool, Role role, boolean bidirectional, String device, int numQps,
         String transportType, String connectionType, boolean useSrq, boolean dualPort, String pcieRelaxOrder,
         boolean wrApi, int txDepth, int postList, int recvPostList, int rxDepth, int cqModeration, int mtuBytes,
         String linkType, int gidIndex, int maxInline, int outstandingReads, String atomicType, boolean rdmaCmQps,
-        boolean rdmaCmExchange) {
+        boolean rdmaCmExchange, int eventsVector) {
 
     /** Checks required values are present. */
     public BannerInfo {
@@ -83,6 +84,7 @@ public record BannerInfo(Tool tool, Role role, boolean bidirectional, String dev
         private String atomicType = "FETCH_AND_ADD";
         private boolean rdmaCmQps;
         private boolean rdmaCmExchange;
+        private int eventsVector = -1;
 
         private Builder(Tool tool, Role role) {
             this.tool = tool;
@@ -136,13 +138,15 @@ public record BannerInfo(Tool tool, Role role, boolean bidirectional, String dev
         public Builder rdmaCmQps(boolean v) { this.rdmaCmQps = v; return this; }
         /** {@code -R} or {@code -z}. */
         public Builder rdmaCmExchange(boolean v) { this.rdmaCmExchange = v; return this; }
+        /** With {@code -e}: the completion vector ({@code -X}); -1 (the default) when polling. */
+        public Builder eventsVector(int v) { this.eventsVector = v; return this; }
 
         /** The immutable banner data. */
         public BannerInfo build() {
             return new BannerInfo(tool, role, bidirectional, device, numQps, transportType, connectionType, useSrq,
                     dualPort, pcieRelaxOrder, wrApi, txDepth, postList, recvPostList, rxDepth, cqModeration,
                     mtuBytes, linkType, gidIndex, maxInline, outstandingReads, atomicType, rdmaCmQps,
-                    rdmaCmExchange);
+                    rdmaCmExchange, eventsVector);
         }
     }
 }
