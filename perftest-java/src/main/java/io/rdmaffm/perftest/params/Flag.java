@@ -96,6 +96,12 @@ public enum Flag {
     REPORT_BOTH(flag("With -b: also print each side's own figures (not with -a).").on(Tools.BANDWIDTH)
             .json("report_both"), "--report-both"),
 
+    // perftest's verifier: the run fails (exit 1, its line on stderr) unless a printed row reaches the limit.
+    LIMIT_BW(text("BW", "Fail the run (exit 1) unless the average bandwidth of a row reaches BW (report unit; "
+            + "default: 0, no limit).").on(Tools.BANDWIDTH).byDefault("0").json("limit_bw"), "-w", "--limit_bw"),
+    LIMIT_MSGRATE(text("MPPS", "Fail the run (exit 1) unless the message rate of a row reaches MPPS (default: 0, "
+            + "no limit).").on(Tools.BANDWIDTH).byDefault("0").json("limit_msgrate"), "-y", "--limit_msgrate"),
+
     // ---- latency tools ----
     REPORT_UNSORTED(flag("Print every sample, unsorted.").on(Tools.LATENCY), "-U", "--report-unsorted"),
     LATENCY_GAP(integer("USEC", "Busy-wait USEC microseconds before each post; counted in the latency, as in "
@@ -148,8 +154,6 @@ public enum Flag {
     MCG(refused(Kind.BOOLEAN), "-g", "--mcg"),
     MGID(refused(Kind.STRING), "-M", "--MGID"),
     CYCLES(refused(Kind.BOOLEAN), "-C", "--report-cycles"),
-    LIMIT_BW(refused(Kind.STRING), "-w", "--limit_bw"),
-    LIMIT_MSGRATE(refused(Kind.STRING), "-y", "--limit_msgrate"),
     COUNTERS(refused(Kind.STRING), "-W", "--report-counters"),
     TOS(refused(Kind.STRING), "-T", "--tos"),
     SRQ(refused(Kind.BOOLEAN), "--use-srq"),

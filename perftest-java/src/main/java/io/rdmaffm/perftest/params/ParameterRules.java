@@ -75,6 +75,8 @@ public final class ParameterRules {
         if (o.given(ROCM)) {
             throw new InvalidParameterException(RocmRuntime.refusal(RocmRuntime::loadable));
         }
+        ResultLimits.parse(o.text(LIMIT_BW), "Invalid Minimum BW Limit");
+        ResultLimits.parse(o.text(LIMIT_MSGRATE), "Invalid Minimum msgRate Limit");
         w.useEvents(o.on(EVENTS)).compareAndSwap(compareAndSwap(tool, o))
                 .outstandingReads(o.intFor(OUTSTANDING_READS, tool));
         int qpTimeout = o.intFor(QP_TIMEOUT, tool);

@@ -105,6 +105,8 @@ class ParameterRulesTest {
         expected.put("wait_destroy_s", 0);
         expected.put("pkey_index", 0);
         expected.put("comp_vector", 0);
+        expected.put("limit_bw", 0.0);
+        expected.put("limit_msgrate", 0.0);
         expected.put("odp", false);
         expected.put("dualport", false);
         expected.put("report_per_port", false);
