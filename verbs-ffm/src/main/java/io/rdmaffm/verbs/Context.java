@@ -214,6 +214,24 @@ public final class Context extends NativeObject {
         }
     }
 
+    /**
+     * The capabilities {@code ibv_query_device_ex} adds to {@link #queryDevice()}: on-demand paging and packet
+     * pacing. A device whose provider has no extended query reports neither (all zero), as libibverbs' fallback
+     * does.
+     */
+    public ExtendedDeviceAttributes queryDeviceExtended() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment a = arena.allocate(Structs.ibv_device_attr_ex);
+            int rc = call(h -> (int) Shim.rdmaffm_query_device_ex.handle().invokeExact(Downcalls.errnoState(), h, a));
+            Errors.check("ibv_query_device_ex", rc, "device " + name());
+            long pacing = Offsets.ibv_device_attr_ex.packet_pacing_caps;
+            return new ExtendedDeviceAttributes(a.get(JAVA_LONG, Offsets.ibv_device_attr_ex.odp_caps__general_caps),
+                    a.get(JAVA_INT, Offsets.ibv_device_attr_ex.odp_caps__per_transport_caps__rc_odp_caps),
+                    a.get(JAVA_INT, Offsets.ibv_device_attr_ex.odp_caps__per_transport_caps__ud_odp_caps),
+                    a.get(JAVA_INT, pacing), a.get(JAVA_INT, pacing + 4), a.get(JAVA_INT, pacing + 8));
+        }
+    }
+
     /** Port numbers of this device: 1..phys_port_cnt. */
     public int portCount() {
         return queryDevice().physicalPortCount();

@@ -113,7 +113,7 @@ final class ToolCommand implements Callable<Integer> {
             throw bad(e.getMessage());
         }
         try {
-            return ToolRun.execute(p, spec.commandLine().getOut());
+            return ToolRun.execute(p, spec.commandLine().getOut(), spec.commandLine().getErr());
         } catch (InvalidParameterException e) {
             throw bad(e.getMessage());
         }

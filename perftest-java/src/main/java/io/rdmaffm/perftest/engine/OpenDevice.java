@@ -1,12 +1,15 @@
 package io.rdmaffm.perftest.engine;
 
 import io.rdmaffm.perftest.params.Flag;
+import io.rdmaffm.perftest.params.DeviceCapabilities;
 import io.rdmaffm.perftest.params.DeviceFacts;
+import io.rdmaffm.perftest.params.DeviceRules;
 import io.rdmaffm.perftest.params.InvalidParameterException;
 import io.rdmaffm.perftest.params.ParameterRules;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.verbs.Context;
 import io.rdmaffm.verbs.DeviceAttributes;
+import io.rdmaffm.verbs.ExtendedDeviceAttributes;
 import io.rdmaffm.verbs.GidEntry;
 import io.rdmaffm.verbs.LinkLayer;
 import io.rdmaffm.verbs.PortAttributes;
@@ -84,6 +87,7 @@ public final class OpenDevice implements AutoCloseable {
             checkPkeyIndex((Integer) p.value(Flag.PKEY_INDEX), port.pkeyTableLength(), name, ibPort, ctx);
             checkLinkFlags(ParameterRules.forcedLink((String) p.value(Flag.FORCE_LINK)), (Integer) p.value(Flag.DLID),
                     port.linkLayer(), name, ibPort);
+            DeviceRules.check(p, capabilities(p, name, ctx, device));
             int gidIndex = gidIndex(p, ctx, port);
             GidEntry gid = gidIndex < 0 ? null : ctx.queryGid(ibPort, gidIndex);
             return new OpenDevice(name, ibPort, ctx, device, port, gidIndex, gid);
@@ -128,6 +132,13 @@ public final class OpenDevice implements AutoCloseable {
             throw new IllegalArgumentException("--dlid " + dlid + ": port " + ibPort + " of " + name + " is " + is
                     + " (its link_layer): RoCE addresses the peer by its GID, a LID applies only on InfiniBand");
         }
+    }
+
+    /** What the device reports for the flags that need a capability; the extended query only where one asks. */
+    private static DeviceCapabilities capabilities(RunParameters p, String name, Context ctx, DeviceAttributes device) {
+        ExtendedDeviceAttributes ex = p.on(Flag.ODP) ? ctx.queryDeviceExtended() : null;
+        return new DeviceCapabilities(name, device.physicalPortCount(), ctx.completionVectors(),
+                ex != null && ex.onDemandPaging(), ex == null ? 0 : ex.rcOdpCaps());
     }
 
     /** The given index (checked), perftest's choice on RoCE, or -1 (InfiniBand without -x). */

@@ -195,14 +195,16 @@ public final class PerftestEngine implements AutoCloseable {
         if (p.workload().useEvents()) {
             channel = res.add(c.createCompletionChannel());
         }
-        sendCq = res.add(c.createCompletionQueue(Math.max(1, plan.txDepth() * numQps), channel, 0));
-        recvCq = verb == Verb.SEND ? res.add(c.createCompletionQueue(Math.max(1, plan.rxDepth() * numQps), channel, 0))
-                : sendCq;
+        int vector = (Integer) p.value(Flag.VECTOR);
+        sendCq = res.add(c.createCompletionQueue(Math.max(1, plan.txDepth() * numQps), channel, vector));
+        recvCq = verb == Verb.SEND
+                ? res.add(c.createCompletionQueue(Math.max(1, plan.rxDepth() * numQps), channel, vector)) : sendCq;
         if (p.on(Flag.SRQ) && receives()) {
             // perftest: max_wr is the rx depth, one SGE; the QPs then have no receive queue of their own.
             srq = res.add(pd.createSharedReceiveQueue(Math.max(1, plan.rxDepth()), 1, 0));
         }
-        int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC;
+        int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
+                | MemoryAccess.optional(p);
         // Host memory, or GPU memory with --use_cuda (a dma-buf fallback is said on stderr: stdout is perftest's).
         buffer = res.add(RunBuffer.allocate(p.memory(), pd, 2 * numQps * slot, access,
                 note -> System.err.println(p.tool().perftestName() + ": " + note)));

@@ -120,6 +120,12 @@ public enum Flag {
     REPORT_BOTH(flag("With -b: also print each side's own figures (not with -a).").on(Tools.BANDWIDTH)
             .json("report_both"), "--report-both"),
 
+    // perftest's verifier: the run fails (exit 1, its line on stderr) unless a printed row reaches the limit.
+    LIMIT_BW(text("BW", "Fail the run (exit 1) unless the average bandwidth of a row reaches BW (report unit; "
+            + "default: 0, no limit).").on(Tools.BANDWIDTH).byDefault("0").json("limit_bw"), "-w", "--limit_bw"),
+    LIMIT_MSGRATE(text("MPPS", "Fail the run (exit 1) unless the message rate of a row reaches MPPS (default: 0, "
+            + "no limit).").on(Tools.BANDWIDTH).byDefault("0").json("limit_msgrate"), "-y", "--limit_msgrate"),
+
     // ---- latency tools ----
     REPORT_UNSORTED(flag("Print every sample, unsorted.").on(Tools.LATENCY), "-U", "--report-unsorted"),
     LATENCY_GAP(integer("USEC", "Busy-wait USEC microseconds before each post; counted in the latency, as in "
@@ -143,6 +149,23 @@ public enum Flag {
     ATOMIC_TYPE(text("TYPE", "CMP_AND_SWAP or FETCH_AND_ADD (default).").on(Tools.ATOMIC).byDefault("FETCH_AND_ADD")
             .json("atomic_type"), "-A", "--atomic_type"),
 
+    // ---- what the device must have: checked against its capabilities when it is opened (DeviceRules) ----
+    // perftest's -X is "EQN" 0..2048; the device's num_comp_vectors bounds it further.
+    VECTOR(integer("N", "Completion vector of the CQs, with -e (default: 0; below the device's num_comp_vectors).")
+            .byDefault(0).range(0, 2048, "EQN should be between 0 and 2048, not %d").json("comp_vector"),
+            "-X", "--vector"),
+    ODP(flag("Register the buffer with on-demand paging (IBV_ACCESS_ON_DEMAND); refused where the device reports "
+            + "no ODP for the run's verb.").json("odp"), "--odp"),
+    DUALPORT(flag("Run half the QPs on port 1 and half on port 2; refused on a one-port device.")
+            .on(Tools.BANDWIDTH).json("dualport"), "-O", "--dualport"),
+    REPORT_PER_PORT(flag("With -O and -D: report each port's bandwidth.").on(Tools.BANDWIDTH)
+            .json("report_per_port"), "--report-per-port"),
+    // perftest registers with IBV_ACCESS_RELAXED_ORDERING unless told not to (ib_write_lat never: it polls memory).
+    NO_PCIE_RELAXED(flag("Register without PCIe Relaxed Ordering (IBV_ACCESS_RELAXED_ORDERING, requested by "
+            + "default)."), "--disable_pcie_relaxed"),
+    ROCM(text("ID", "ROCm GPU memory: refused, naming what was looked for (perftest-java has no ROCm buffers)."),
+            "--use_rocm"),
+
     // ---- GPU memory (libcuda.so.1 is loaded only when one of these is given; RDMAFFM_LIBCUDA names another) ----
     // The JSON's "memory" is where the buffer lives, as the rules chose it (MemoryChoice.describe).
     USE_CUDA(text("INDEX", "Put the buffer in the memory of CUDA GPU INDEX.").json("memory"), "--use_cuda"),
@@ -152,18 +175,12 @@ public enum Flag {
             + "back, saying so, where refused."), "--use_cuda_dmabuf"),
 
     // ---- perftest's, not supported yet: refused by name (perftest-java never ignores a flag) ----
-    DUALPORT(refused(Kind.BOOLEAN), "-O", "--dualport"),
     MCG(refused(Kind.BOOLEAN), "-g", "--mcg"),
     MGID(refused(Kind.STRING), "-M", "--MGID"),
     CYCLES(refused(Kind.BOOLEAN), "-C", "--report-cycles"),
-    VECTOR(refused(Kind.STRING), "-X", "--vector"),
-    LIMIT_BW(refused(Kind.STRING), "-w", "--limit_bw"),
-    LIMIT_MSGRATE(refused(Kind.STRING), "-y", "--limit_msgrate"),
     RUN_INFINITELY(refused(Kind.BOOLEAN), "--run_infinitely"),
-    REPORT_PER_PORT(refused(Kind.BOOLEAN), "--report-per-port"),
     MMAP(refused(Kind.STRING), "--mmap"),
     MMAP_OFFSET(refused(Kind.STRING), "--mmap-offset"),
-    ODP(refused(Kind.BOOLEAN), "--odp"),
     HUGEPAGES(refused(Kind.BOOLEAN), "--use_hugepages"),
     MR_PER_QP(refused(Kind.BOOLEAN), "--mr_per_qp"),
     SOURCE_IP(refused(Kind.STRING), "--source_ip"),
@@ -176,9 +193,7 @@ public enum Flag {
     RATE_UNITS(refused(Kind.STRING), "--rate_units"),
     RATE_LIMIT_TYPE(refused(Kind.STRING), "--rate_limit_type"),
     BURST_SIZE(refused(Kind.STRING), "--burst_size"),
-    TYPICAL_PKT_SIZE(refused(Kind.STRING), "--typical_pkt_size"),
-    NO_PCIE_RELAXED(refused(Kind.BOOLEAN), "--disable_pcie_relaxed"),
-    ROCM(refused(Kind.STRING), "--use_rocm");
+    TYPICAL_PKT_SIZE(refused(Kind.STRING), "--typical_pkt_size");
 
     /** A flag's value: what the parser converts the argument to ({@link #BOOLEAN}: no argument). */
     public enum Kind {

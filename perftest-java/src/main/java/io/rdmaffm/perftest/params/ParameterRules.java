@@ -78,6 +78,18 @@ public final class ParameterRules {
         int mtu = mtu(tool, o);
         require(!(o.on(EVENTS) && tool == Tool.WRITE_LAT),
                 "Events feature not available on WRITE verb (ib_write_lat polls memory)");
+        // perftest's lines; the device's num_comp_vectors is checked when it is opened (DeviceRules).
+        require(!o.given(VECTOR) || tool.verb() != Verb.WRITE, "Events feature not available on WRITE verb");
+        require(!o.given(VECTOR) || o.on(EVENTS), "Events must be enabled to select a completion vector");
+        require(!o.on(REPORT_PER_PORT) || (o.given(DURATION) && o.on(DUALPORT)),
+                "report per port feature work only with Duration and Dualport");
+        require(!o.on(ODP) || (!o.given(USE_CUDA) && !o.given(USE_CUDA_BUS_ID)),
+                "--odp pages host memory: not with --use_cuda/--use_cuda_bus_id");
+        if (o.given(ROCM)) {
+            throw new InvalidParameterException(RocmRuntime.refusal(RocmRuntime::loadable));
+        }
+        ResultLimits.parse(o.text(LIMIT_BW), "Invalid Minimum BW Limit");
+        ResultLimits.parse(o.text(LIMIT_MSGRATE), "Invalid Minimum msgRate Limit");
         w.useEvents(o.on(EVENTS)).compareAndSwap(compareAndSwap(tool, o))
                 .outstandingReads(o.intFor(OUTSTANDING_READS, tool));
         int qpTimeout = o.intFor(QP_TIMEOUT, tool);

@@ -222,6 +222,7 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
             case ATOMIC_TYPE -> w.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
             case USE_CUDA -> memory.describe(); // with --use_cuda_bus_id and --use_cuda_dmabuf folded in
             case OUTPUT -> output.verbosity().perftestName();
+            case LIMIT_BW, LIMIT_MSGRATE -> flags.containsKey(f) ? Double.parseDouble((String) flags.get(f)) : null;
             // A flag whose JSON value is its value as given or defaulted needs no case.
             default -> flags.get(f);
         };

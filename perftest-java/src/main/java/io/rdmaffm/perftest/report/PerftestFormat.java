@@ -75,6 +75,10 @@ public final class PerftestFormat {
         boolean sender = info.role() == Role.CLIENT || info.bidirectional();
         StringBuilder b = new StringBuilder(RESULT_LINE);
         b.append(title(info)).append('\n');
+        if (info.eventsVector() >= 0) {
+            b.append(" Test with events. Using ").append(info.device()).append("_comp").append(info.eventsVector())
+                    .append('\n');
+        }
         b.append(" Dual-port       : ").append(onOff(info.dualPort())).append("\t\tDevice         : ")
                 .append(info.device()).append('\n');
         b.append(" Number of qps   : ").append(info.numQps()).append("\t\tTransport type : ")

@@ -249,6 +249,11 @@ public final class RunReporter {
         print(" verify: " + (mismatches == 0 ? "all data as expected" : mismatches + " mismatching bytes") + "\n");
     }
 
+    /** The bandwidth rows this side printed, in order (what {@code -w/-y} judge). */
+    public List<BwReport> bwRows() {
+        return List.copyOf(bwRows);
+    }
+
     /** Mismatching bytes (and atomic values) found by {@code --verify} so far. */
     public long mismatches() {
         return mismatches;

@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.run;
 
+import io.rdmaffm.perftest.engine.MemoryAccess;
 import io.rdmaffm.perftest.engine.OpenDevice;
 import io.rdmaffm.perftest.engine.PerftestEngine;
 import io.rdmaffm.perftest.engine.RunFailure;
@@ -167,12 +168,13 @@ final class ToolParticipant implements ScriptRunner.Participant {
         RunParameters.Workload w = p.workload();
         return BannerInfo.builder(p.tool(), p.role()).bidirectional(w.bidirectional()).device(dev.name())
                 .numQps(w.numQps()).useSrq(p.on(Flag.SRQ)).transportType("IB").connectionType(p.endpoint().connection().name())
-                .pcieRelaxOrder(p.tool() == Tool.WRITE_LAT ? "OFF" : "ON").wrApi(false).txDepth(plan.txDepth())
+                .pcieRelaxOrder(MemoryAccess.relaxedOrdering(p) ? "ON" : "OFF").wrApi(false).txDepth(plan.txDepth())
                 .postList(w.postList()).rxDepth(plan.rxDepth()).cqModeration(plan.cqMod())
                 .mtuBytes(engine.mtuBytes()).linkType(dev.roce() ? "Ethernet" : "IB").gidIndex(dev.gidIndex())
                 .maxInline(plan.inlineSize()).outstandingReads(plan.outReads())
                 .atomicType(w.compareAndSwap() ? "CMP_AND_SWAP" : "FETCH_AND_ADD").rdmaCmQps(p.endpoint().rdmaCm())
-                .rdmaCmExchange(p.endpoint().rdmaCmExchange()).tos((Integer) p.value(Flag.TOS)).build();
+                .rdmaCmExchange(p.endpoint().rdmaCmExchange()).tos((Integer) p.value(Flag.TOS))
+                .eventsVector(w.useEvents() ? (Integer) p.value(Flag.VECTOR) : -1).build();
     }
 
     /** The measured loop; its verification lines follow it at once, its bandwidth figures are kept. */

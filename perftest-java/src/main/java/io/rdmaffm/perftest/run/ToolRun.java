@@ -13,6 +13,7 @@ import io.rdmaffm.perftest.exchange.KeyMessage;
 import io.rdmaffm.perftest.exchange.PerftestExchange;
 import io.rdmaffm.perftest.exchange.ScriptRunner;
 import io.rdmaffm.perftest.exchange.TcpExchangeChannel;
+import io.rdmaffm.perftest.params.ResultLimits;
 import io.rdmaffm.perftest.params.Flag;
 import io.rdmaffm.perftest.params.InvalidParameterException;
 import io.rdmaffm.perftest.params.RunParameters;
@@ -47,6 +48,15 @@ public final class ToolRun {
      * @throws io.rdmaffm.perftest.params.InvalidParameterException when there is no device to run on
      */
     public static int execute(RunParameters given, PrintWriter out) throws Exception {
+        return execute(given, out, new PrintWriter(System.err, true));
+    }
+
+    /**
+     * The same, with perftest's stderr lines of a failed verdict ({@code -w/-y}: exit 1) on {@code err}.
+     *
+     * @throws io.rdmaffm.perftest.params.InvalidParameterException when there is no device to run on
+     */
+    public static int execute(RunParameters given, PrintWriter out, PrintWriter err) throws Exception {
         Instant started = Instant.now();
         // A GPU that cannot be had is bad set-up: said before the run listens for or meets its peer.
         RunBuffer.preflight(given.memory());
@@ -92,6 +102,12 @@ public final class ToolRun {
                     String clock = PerftestEngine.loopClock();
                     reporter.writeJson(p.describe(clock), p.output().jsonFile(), Environment.capture(started, clock),
                             DeviceProvenance.collect(verbsFacts(dev, plan), Path.of("/")));
+                }
+                String belowLimit = ResultLimits.verdict(p, reporter.bwRows());
+                if (belowLimit != null) {
+                    out.flush();
+                    err.println(belowLimit);
+                    return 1;
                 }
                 return reporter.mismatches() == 0 ? 0 : 1;
             }

@@ -111,6 +111,12 @@ class ParameterRulesTest {
         expected.put("retry_count", 7);
         expected.put("tos", -1);
         expected.put("tclass", 96);
+        expected.put("comp_vector", 0);
+        expected.put("limit_bw", 0.0);
+        expected.put("limit_msgrate", 0.0);
+        expected.put("odp", false);
+        expected.put("dualport", false);
+        expected.put("report_per_port", false);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
@@ -142,6 +148,43 @@ class ParameterRulesTest {
                 new ToolOptions().with(OUTPUT, "message_rate"));
         assertRefused("Invalid verbosity level output flag. Please use bandwidth, latency, message_rate",
                 Tool.WRITE_BW, new ToolOptions().with(OUTPUT, "Bandwidth"));
+    }
+
+    @Test
+    void theDeviceFlagsRulesBeforeTheDeviceIsOpened() {
+        assertEquals(0, ParameterRules.check(Tool.SEND_BW, new ToolOptions()).value(VECTOR));
+        assertEquals(3, ParameterRules.check(Tool.SEND_BW, new ToolOptions().with(EVENTS).with(VECTOR, 3))
+                .value(VECTOR));
+        // perftest's lines
+        assertRefused("Events must be enabled to select a completion vector", Tool.READ_LAT,
+                new ToolOptions().with(VECTOR, 0));
+        assertRefused("Events feature not available on WRITE verb", Tool.WRITE_BW,
+                new ToolOptions().with(EVENTS).with(VECTOR, 0));
+        assertRefused("EQN should be between 0 and 2048, not 2049", Tool.SEND_BW,
+                new ToolOptions().with(EVENTS).with(VECTOR, 2049));
+        assertRefused("report per port feature work only with Duration and Dualport", Tool.WRITE_BW,
+                new ToolOptions().with(REPORT_PER_PORT).with(DUALPORT));
+        assertRefused("report per port feature work only with Duration and Dualport", Tool.WRITE_BW,
+                new ToolOptions().with(REPORT_PER_PORT).with(DURATION, 4));
+        assertTrue(ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(REPORT_PER_PORT).with(DUALPORT)
+                .with(DURATION, 4)).on(REPORT_PER_PORT));
+        assertRefused("--odp pages host memory: not with --use_cuda/--use_cuda_bus_id", Tool.WRITE_BW,
+                new ToolOptions().with(ODP).with(USE_CUDA, "0"));
+        assertTrue(ParameterRules.check(Tool.READ_BW, new ToolOptions().with(ODP)).on(ODP));
+        assertTrue(ParameterRules.check(Tool.READ_LAT, new ToolOptions().with(NO_PCIE_RELAXED)).on(NO_PCIE_RELAXED));
+        InvalidParameterException rocm = assertThrows(InvalidParameterException.class,
+                () -> ParameterRules.check(Tool.SEND_BW, new ToolOptions().with(ROCM, "0")));
+        assertEquals(RocmRuntime.refusal(RocmRuntime::loadable), rocm.getMessage());
+    }
+
+    @Test
+    void rocmIsRefusedSayingWhetherItsRuntimeWasFound() {
+        assertEquals("--use_rocm: no ROCm runtime on this host (libamdhip64.so not found by the dynamic loader)",
+                RocmRuntime.refusal(lib -> false));
+        assertEquals("--use_rocm: ROCm memory is not supported by perftest-java (the ROCm runtime libamdhip64.so "
+                + "is present; use --use_cuda for GPU memory)", RocmRuntime.refusal("libamdhip64.so"::equals));
+        assertFalse(RocmRuntime.loadable("libdefinitely-not-here.so"));
+        assertTrue(RocmRuntime.loadable("libc.so.6"));
     }
 
     @Test

@@ -69,6 +69,12 @@ public final class Offsets {
     public static final class ibv_device_attr_ex {
         private static final StructLayout L = Structs.ibv_device_attr_ex;
         public static final long odp_caps__general_caps = at(L, "odp_caps.general_caps");
+        public static final long odp_caps__per_transport_caps__rc_odp_caps =
+                at(L, "odp_caps.per_transport_caps.rc_odp_caps");
+        public static final long odp_caps__per_transport_caps__ud_odp_caps =
+                at(L, "odp_caps.per_transport_caps.ud_odp_caps");
+        // struct ibv_packet_pacing_caps: qp_rate_limit_min, qp_rate_limit_max (kbps), supported_qpts (u32 each)
+        public static final long packet_pacing_caps = at(L, "packet_pacing_caps");
     }
 
     public static final class ibv_port_attr {

@@ -1,0 +1,18 @@
+package io.rdmaffm.perftest.params;
+
+/**
+ * What the opened device can do, as it reports it, for the flags that need a capability ({@link DeviceRules}):
+ * plain values, so the rules are tested with a made-up device.
+ *
+ * @param device            the device's name, for the refusal's line
+ * @param portCount         {@code ibv_device_attr.phys_port_cnt}
+ * @param completionVectors {@code ibv_context.num_comp_vectors}
+ * @param onDemandPaging    {@code IBV_ODP_SUPPORT} in {@code ibv_device_attr_ex.odp_caps.general_caps}
+ * @param rcOdpCaps         {@code odp_caps.per_transport_caps.rc_odp_caps} (enum ibv_odp_transport_cap_bits)
+ */
+public record DeviceCapabilities(String device, int portCount, int completionVectors, boolean onDemandPaging,
+                                 int rcOdpCaps) {
+    /** enum ibv_odp_transport_cap_bits. */
+    static final int ODP_SEND = 1, ODP_RECV = 1 << 1, ODP_WRITE = 1 << 2, ODP_READ = 1 << 3, ODP_ATOMIC = 1 << 4,
+            ODP_SRQ_RECV = 1 << 5;
+}

@@ -1,0 +1,85 @@
+package io.rdmaffm.perftest.params;
+
+import io.rdmaffm.perftest.vocab.Connection;
+import io.rdmaffm.perftest.vocab.Verb;
+
+/**
+ * The flags a device may not be able to honour, checked against what it reports when it is opened, before the
+ * run meets its peer: each refusal names the device and the capability it lacks (perftest checks the same
+ * capabilities, mostly later and with less said).
+ */
+public final class DeviceRules {
+    private DeviceRules() {
+    }
+
+    /**
+     * Checks {@code p} against device {@code c}.
+     *
+     * @throws InvalidParameterException naming the device, the flag and the capability it lacks
+     */
+    public static void check(RunParameters p, DeviceCapabilities c) {
+        vector(p, c);
+        if (p.on(Flag.ODP)) {
+            odp(p, c);
+        }
+        if (p.on(Flag.DUALPORT)) {
+            // One port: the device's reason. Two: this implementation's, said as such.
+            throw new InvalidParameterException(c.portCount() < 2
+                    ? "-O/--dualport: " + c.device() + " has " + c.portCount() + " port (phys_port_cnt); dual-port "
+                            + "runs need 2"
+                    : "-O/--dualport: QPs on two ports are not supported by perftest-java (" + c.device() + " has "
+                            + c.portCount() + " ports)");
+        }
+    }
+
+    /** perftest refuses a vector above num_comp_vectors; the last valid one is num_comp_vectors - 1. */
+    private static void vector(RunParameters p, DeviceCapabilities c) {
+        int vector = (Integer) p.value(Flag.VECTOR);
+        if (vector >= c.completionVectors()) {
+            throw new InvalidParameterException("-X/--vector " + vector + ": " + c.device() + " has "
+                    + c.completionVectors() + " completion vector" + (c.completionVectors() == 1 ? "" : "s")
+                    + " (num_comp_vectors), 0" + (c.completionVectors() > 1 ? ".." + (c.completionVectors() - 1) : "")
+                    + " only");
+        }
+    }
+
+    /** As perftest's check_odp_support: the device at all, then the transport's caps for what this side does. */
+    private static void odp(RunParameters p, DeviceCapabilities c) {
+        String prefix = "--odp: " + c.device();
+        if (!c.onDemandPaging()) {
+            throw new InvalidParameterException(prefix
+                    + " does not support on-demand paging (IBV_ODP_SUPPORT not set in odp_caps.general_caps)");
+        }
+        Connection conn = p.endpoint().connection();
+        if (conn == Connection.UC) {
+            throw new InvalidParameterException("--odp: ODP is not available on UC transport");
+        }
+        if (conn != Connection.RC) {
+            return; // UD: perftest skips the check (devices page UD receives without saying so)
+        }
+        Verb verb = p.verb();
+        boolean sends = verb == Verb.SEND && (p.isClient() || p.workload().bidirectional() || !p.tool().bandwidth());
+        boolean receives = verb == Verb.SEND && (!p.isClient() || p.workload().bidirectional()
+                || !p.tool().bandwidth());
+        int caps = c.rcOdpCaps();
+        if (sends && (caps & DeviceCapabilities.ODP_SEND) == 0) {
+            throw lacks(prefix, "Send", "IBV_ODP_SUPPORT_SEND");
+        }
+        if (receives && (caps & (DeviceCapabilities.ODP_RECV | DeviceCapabilities.ODP_SRQ_RECV)) == 0) {
+            throw lacks(prefix, "Recv", "IBV_ODP_SUPPORT_RECV");
+        }
+        if (verb == Verb.WRITE && (caps & DeviceCapabilities.ODP_WRITE) == 0) {
+            throw lacks(prefix, "Write", "IBV_ODP_SUPPORT_WRITE");
+        }
+        if (verb == Verb.READ && (caps & DeviceCapabilities.ODP_READ) == 0) {
+            throw lacks(prefix, "Read", "IBV_ODP_SUPPORT_READ");
+        }
+        if (verb == Verb.ATOMIC && (caps & DeviceCapabilities.ODP_ATOMIC) == 0) {
+            throw lacks(prefix, "Atomics", "IBV_ODP_SUPPORT_ATOMIC");
+        }
+    }
+
+    private static InvalidParameterException lacks(String prefix, String what, String bit) {
+        return new InvalidParameterException(prefix + " has no ODP " + what + " on RC (rc_odp_caps lacks " + bit + ")");
+    }
+}

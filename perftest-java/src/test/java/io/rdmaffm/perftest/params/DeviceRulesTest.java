@@ -1,0 +1,94 @@
+package io.rdmaffm.perftest.params;
+
+import static io.rdmaffm.perftest.params.Flag.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.rdmaffm.perftest.vocab.Tool;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The device flags follow the capabilities the device reports: the same command line is refused on a made-up
+ * device without the capability, with its reason, and passes on one that has it. DeviceRulesRdmaTest shows the
+ * reasons are read from a real device (Soft-RoCE).
+ */
+class DeviceRulesTest {
+    private static final int ALL_RC_ODP = DeviceCapabilities.ODP_SEND | DeviceCapabilities.ODP_RECV
+            | DeviceCapabilities.ODP_WRITE | DeviceCapabilities.ODP_READ | DeviceCapabilities.ODP_ATOMIC;
+    /** Like Soft-RoCE on Linux 6.1: one port, one completion vector, no on-demand paging. */
+    private static final DeviceCapabilities RXE = new DeviceCapabilities("rxe0", 1, 1, false, 0);
+    /** Like a two-port ConnectX: ODP on RC for every verb, 32 completion vectors. */
+    private static final DeviceCapabilities CX = new DeviceCapabilities("mlx5_0", 2, 32, true, ALL_RC_ODP);
+
+    @Test
+    void odpFollowsTheDevicesGeneralCaps() {
+        ToolOptions odp = new ToolOptions().with(ODP);
+        assertEquals("--odp: rxe0 does not support on-demand paging (IBV_ODP_SUPPORT not set in odp_caps.general_caps)",
+                refusal(Tool.WRITE_BW, odp, RXE));
+        for (Tool t : Tool.values()) {
+            DeviceRules.check(ParameterRules.check(t, odp), CX);
+        }
+    }
+
+    @Test
+    void odpFollowsTheTransportCapsOfWhatThisSideDoes() {
+        ToolOptions odp = new ToolOptions().with(ODP);
+        int noWrite = ALL_RC_ODP & ~DeviceCapabilities.ODP_WRITE;
+        assertEquals("--odp: mlx5_1 has no ODP Write on RC (rc_odp_caps lacks IBV_ODP_SUPPORT_WRITE)",
+                refusal(Tool.WRITE_LAT, odp, caps(noWrite)));
+        DeviceRules.check(ParameterRules.check(Tool.READ_BW, odp), caps(noWrite));
+        assertEquals("--odp: mlx5_1 has no ODP Read on RC (rc_odp_caps lacks IBV_ODP_SUPPORT_READ)",
+                refusal(Tool.READ_BW, odp, caps(ALL_RC_ODP & ~DeviceCapabilities.ODP_READ)));
+        assertEquals("--odp: mlx5_1 has no ODP Atomics on RC (rc_odp_caps lacks IBV_ODP_SUPPORT_ATOMIC)",
+                refusal(Tool.ATOMIC_LAT, odp, caps(ALL_RC_ODP & ~DeviceCapabilities.ODP_ATOMIC)));
+        // ib_send_bw: the client sends, the server receives, -b does both; ib_send_lat does both
+        int sendOnly = DeviceCapabilities.ODP_SEND;
+        DeviceRules.check(ParameterRules.check(Tool.SEND_BW, odp.server("peer")), caps(sendOnly));
+        assertEquals("--odp: mlx5_1 has no ODP Recv on RC (rc_odp_caps lacks IBV_ODP_SUPPORT_RECV)",
+                refusal(Tool.SEND_BW, odp, caps(sendOnly)));
+        DeviceRules.check(ParameterRules.check(Tool.SEND_BW, odp), caps(DeviceCapabilities.ODP_SRQ_RECV));
+        assertEquals("--odp: mlx5_1 has no ODP Send on RC (rc_odp_caps lacks IBV_ODP_SUPPORT_SEND)",
+                refusal(Tool.SEND_BW, new ToolOptions().with(ODP).with(BIDIRECTIONAL),
+                        caps(DeviceCapabilities.ODP_RECV)));
+        assertEquals("--odp: mlx5_1 has no ODP Recv on RC (rc_odp_caps lacks IBV_ODP_SUPPORT_RECV)",
+                refusal(Tool.SEND_LAT, odp.server("peer"), caps(sendOnly)));
+        // perftest: never on UC; UD is not checked (devices page UD receives without reporting it)
+        assertEquals("--odp: ODP is not available on UC transport",
+                refusal(Tool.SEND_BW, new ToolOptions().with(ODP).with(CONNECTION, "UC"), CX));
+        DeviceRules.check(ParameterRules.check(Tool.SEND_BW, new ToolOptions().with(ODP).with(CONNECTION, "UD")),
+                caps(0));
+    }
+
+    @Test
+    void dualportFollowsThePortCount() {
+        ToolOptions dual = new ToolOptions().with(DUALPORT);
+        assertEquals("-O/--dualport: rxe0 has 1 port (phys_port_cnt); dual-port runs need 2",
+                refusal(Tool.WRITE_BW, dual, RXE));
+        assertEquals("-O/--dualport: QPs on two ports are not supported by perftest-java (mlx5_0 has 2 ports)",
+                refusal(Tool.SEND_BW, dual, CX));
+        assertEquals("-O/--dualport: rxe0 has 1 port (phys_port_cnt); dual-port runs need 2",
+                refusal(Tool.READ_BW, dual.with(REPORT_PER_PORT).with(DURATION, 4), RXE));
+    }
+
+    @Test
+    void theCompletionVectorFollowsTheDevicesCount() {
+        ToolOptions x1 = new ToolOptions().with(EVENTS).with(VECTOR, 1);
+        assertEquals("-X/--vector 1: rxe0 has 1 completion vector (num_comp_vectors), 0 only",
+                refusal(Tool.SEND_BW, x1, RXE));
+        DeviceRules.check(ParameterRules.check(Tool.SEND_BW, x1), CX);
+        assertEquals("-X/--vector 32: mlx5_0 has 32 completion vectors (num_comp_vectors), 0..31 only",
+                refusal(Tool.READ_LAT, new ToolOptions().with(EVENTS).with(VECTOR, 32), CX));
+        DeviceRules.check(ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(EVENTS).with(VECTOR, 0)), RXE);
+        DeviceRules.check(ParameterRules.check(Tool.WRITE_BW, new ToolOptions()), RXE); // no flag, nothing asked
+    }
+
+    private static DeviceCapabilities caps(int rcOdp) {
+        return new DeviceCapabilities("mlx5_1", 1, 8, true, rcOdp);
+    }
+
+    private static String refusal(Tool tool, ToolOptions o, DeviceCapabilities c) {
+        RunParameters p = ParameterRules.check(tool, o);
+        return assertThrows(InvalidParameterException.class, () -> DeviceRules.check(p, c)).getMessage();
+    }
+}
