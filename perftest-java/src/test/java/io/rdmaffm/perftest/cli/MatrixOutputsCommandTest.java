@@ -28,8 +28,10 @@ class MatrixOutputsCommandTest {
     @Test
     void nhcIsOneLineOnStdoutWithTheMatrixExitStatusAndThePromFileIsWritten() throws Exception {
         Path prom = dir.resolve("rdma_matrix.prom");
+        // The fake runner plays per-test ends (worker sessions to unreachable hosts: MatrixSshCommandTest).
         MatrixCommandTest.Run r = MatrixCommandTest.run(c -> c.runner = UNREACHABLE, "matrix", "--hosts",
-                "nosuch1,nosuch2", "--tools", "ib_write_lat", "--no-retest", "--format", "nhc", "--prom-file",
+                "nosuch1,nosuch2", "--tools", "ib_write_lat", "--no-retest", "--launch", "per-test", "--format", "nhc",
+                "--prom-file",
                 prom.toString());
         assertEquals(2, r.code(), r.out() + r.err());
         assertEquals("ERROR: rdma-ffm matrix: nosuch1 HOST_FAILED: unreachable: ssh to nosuch1 failed (exit 255):"
