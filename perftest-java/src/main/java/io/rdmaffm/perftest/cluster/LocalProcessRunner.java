@@ -169,23 +169,9 @@ public final class LocalProcessRunner implements ProcessRunner {
         @Override
         public String awaitLine(Predicate<String> match, Duration timeout) throws InterruptedException {
             long deadline = System.nanoTime() + timeout.toNanos();
-            int scanned = 0;
             synchronized (this) {
-                while (true) {
-                    int nl;
-                    while ((nl = out.indexOf("\n", scanned)) >= 0) {
-                        String line = out.substring(scanned, nl);
-                        scanned = nl + 1;
-                        if (match.test(line)) {
-                            return line;
-                        }
-                    }
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0 || !outReader.isAlive()) {
-                        return null;
-                    }
-                    TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, 50_000_000L));
-                }
+                // Sliced: the reader's end (EOF) notifies, but its thread is seen dead only after it returned.
+                return OutputLines.await(this, out, match, deadline, () -> !outReader.isAlive(), 50_000_000L);
             }
         }
 

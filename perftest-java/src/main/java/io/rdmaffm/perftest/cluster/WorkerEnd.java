@@ -66,23 +66,8 @@ final class WorkerEnd implements ProcessRunner.Running {
     @Override
     public String awaitLine(Predicate<String> match, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        int scanned = 0;
         synchronized (this) {
-            while (true) {
-                int nl;
-                while ((nl = out.indexOf("\n", scanned)) >= 0) {
-                    String l = out.substring(scanned, nl);
-                    scanned = nl + 1;
-                    if (match.test(l)) {
-                        return l;
-                    }
-                }
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || done || lost) {
-                    return null;
-                }
-                TimeUnit.NANOSECONDS.timedWait(this, left);
-            }
+            return OutputLines.await(this, out, match, deadline, () -> done || lost, Long.MAX_VALUE);
         }
     }
 
