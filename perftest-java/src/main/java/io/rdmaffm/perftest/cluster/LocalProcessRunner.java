@@ -29,6 +29,19 @@ public final class LocalProcessRunner implements ProcessRunner {
         return new LocalConversation(new ProcessBuilder(command).start());
     }
 
+    /** Ends {@code process}: SIGTERM, then SIGKILL if it is still there 2 s later (or the wait is interrupted). */
+    private static void stop(Process process) {
+        process.destroy();
+        try {
+            if (!process.waitFor(2, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** A session's process: standard output read by the caller, standard error's tail kept by a virtual thread. */
     private static final class LocalConversation implements Conversation {
         private final Process process;
@@ -119,15 +132,7 @@ public final class LocalProcessRunner implements ProcessRunner {
         @Override
         public void destroy() {
             closeInput();
-            process.destroy();
-            try {
-                if (!process.waitFor(2, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+            stop(process);
         }
     }
 
@@ -210,15 +215,7 @@ public final class LocalProcessRunner implements ProcessRunner {
 
         @Override
         public void destroy() {
-            process.destroy();
-            try {
-                if (!process.waitFor(2, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+            stop(process);
         }
     }
 }
