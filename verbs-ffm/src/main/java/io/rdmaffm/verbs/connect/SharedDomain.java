@@ -139,22 +139,14 @@ public final class SharedDomain implements AutoCloseable {
             try {
                 r.close();
             } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
+                first = Teardown.add(first, e);
             }
         }
         regions.clear();
         try {
             pd.close();
         } catch (RuntimeException e) {
-            if (first == null) {
-                first = e;
-            } else {
-                first.addSuppressed(e);
-            }
+            first = Teardown.add(first, e);
         }
         if (first != null) {
             throw first;

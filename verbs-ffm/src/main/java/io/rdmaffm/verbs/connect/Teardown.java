@@ -86,7 +86,8 @@ final class Teardown {
         }
     }
 
-    private static RuntimeException add(RuntimeException first, RuntimeException next) {
+    /** The first failure of a close sequence, with {@code next} added to it as suppressed (or {@code next} if first). */
+    static RuntimeException add(RuntimeException first, RuntimeException next) {
         if (first == null) {
             return next;
         }
