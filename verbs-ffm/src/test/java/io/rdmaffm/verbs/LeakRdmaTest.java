@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,14 +33,15 @@ import org.junit.jupiter.api.Timeout;
  * native allocations of NMT's "Other" kind (every FFM segment is one; libibverbs' own malloc is not seen by NMT,
  * but each of its objects shows in the fds, mappings or rdma counts). The process's
  * total mappings may move with the JVM (code cache, GC, thread stacks), so they get a slack far below one per
- * cycle. Counts: {@code -Dleak.cycles} / {@code -Dleak.connects} (per push 150 and 50, ~25 s under the
- * emulated CPU of CI; 10,000 each with {@code -Dfaults.full=true}).
+ * cycle. Counts: {@code -Dleak.cycles} / {@code -Dleak.connects} / {@code -Dleak.serverCloses} (per push 150, 50
+ * and 6, ~25 s under the emulated CPU of CI; 10,000, 10,000 and 200 with {@code -Dfaults.full=true}).
  */
 @Tag("rdma")
 class LeakRdmaTest {
     private static final boolean FULL = Boolean.getBoolean("faults.full");
     private static final int CYCLES = Integer.getInteger("leak.cycles", FULL ? 10_000 : 150);
     private static final int CONNECTS = Integer.getInteger("leak.connects", FULL ? 10_000 : 50);
+    private static final int SERVER_CLOSES = Integer.getInteger("leak.serverCloses", FULL ? 200 : 6);
 
     @Test
     @Timeout(value = 3600, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -82,6 +84,84 @@ class LeakRdmaTest {
         System.out.printf("leak test: %d refused rdma_cm connects in %.1f s; before %s, after %s%n", CONNECTS,
                 seconds, before, after);
         before.assertSameAs(after, CONNECTS);
+    }
+
+    /**
+     * {@code RdmaServer.close()} while another thread waits in {@code accept}: the close succeeds (it used to throw
+     * "Session is acquired by 1 clients", closing the event channel under the acceptor's poll), the accept ends
+     * with {@code ConnectionException(CLOSED)}, a second close does nothing, and after many rounds (acceptors on
+     * virtual and platform threads alternately) the process holds what it held before.
+     */
+    @Test
+    @Timeout(value = 3600, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void closingAServerWhileItAcceptsEndsTheAcceptAndLeavesNothing() throws Exception {
+        String device = RdmaTestDevice.name();
+        InetSocketAddress at = new InetSocketAddress(RdmaTestDevice.ipv4Address(), 0);
+        closeWhileAccepting(at, true); // the classes and the rdma-cm-wait thread that load or start once
+        closeWhileAccepting(at, false);
+        Snapshot.take(device);
+        Snapshot before = Snapshot.baseline(device);
+        long t0 = System.nanoTime();
+        long slowest = 0;
+        for (int i = 0; i < SERVER_CLOSES; i++) {
+            slowest = Math.max(slowest, closeWhileAccepting(at, (i & 1) == 0));
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        Snapshot after = Snapshot.take(device);
+        System.out.printf("leak test: %d server closes during accept in %.1f s (slowest close %d ms); before %s, "
+                + "after %s%n", SERVER_CLOSES, seconds, slowest / 1_000_000, before, after);
+        before.assertSameAs(after, SERVER_CLOSES);
+    }
+
+    /** Listens, blocks a thread in accept(60 s), closes the server under it; returns how long close() took. */
+    private static long closeWhileAccepting(InetSocketAddress at, boolean virtual) throws Exception {
+        RdmaServer server = RdmaServer.listen(at);
+        CompletableFuture<Throwable> ended = new CompletableFuture<>();
+        Thread acceptor = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(() -> {
+            try {
+                server.accept(Duration.ofSeconds(60)).close();
+                ended.complete(new AssertionError("accept returned a connection nobody made"));
+            } catch (Throwable e) {
+                ended.complete(e);
+            }
+        });
+        awaitWaitingInAccept(acceptor);
+        long c0 = System.nanoTime();
+        server.close();
+        long closeNanos = System.nanoTime() - c0;
+        Throwable e = ended.get(20, TimeUnit.SECONDS);
+        assertTrue(e instanceof ConnectionException ce && ce.reason() == ConnectionException.Reason.CLOSED,
+                "accept ended with " + e);
+        assertTrue(e.getMessage().contains(String.valueOf(server.localAddress().getPort())), e.getMessage());
+        assertTrue(closeNanos < TimeUnit.SECONDS.toNanos(10), "close took " + closeNanos / 1_000_000 + " ms");
+        server.close(); // idempotent
+        assertThrows(IllegalStateException.class, () -> server.accept(Duration.ofSeconds(1)));
+        acceptor.join();
+        return closeNanos;
+    }
+
+    /**
+     * Waits until a platform thread is in the wait for a connect request on the server's behalf: the acceptor itself,
+     * or the rdma-cm-wait thread a virtual acceptor hands its wait to.
+     */
+    private static void awaitWaitingInAccept(Thread acceptor) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            for (StackTraceElement[] stack : Thread.getAllStackTraces().values()) {
+                boolean inAccept = false;
+                boolean inChannel = false;
+                for (StackTraceElement f : stack) {
+                    inAccept |= f.getClassName().endsWith("RdmaServer") && f.getMethodName().startsWith("accept");
+                    inChannel |= f.getClassName().endsWith("EventChannel");
+                }
+                if (inAccept && inChannel) {
+                    return;
+                }
+            }
+            assertTrue(acceptor.isAlive(), "the acceptor ended before it waited");
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no thread waited in accept within 30 s");
     }
 
     /** One of each object, created in dependency order and closed in reverse. */

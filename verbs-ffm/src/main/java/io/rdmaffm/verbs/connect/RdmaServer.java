@@ -1,6 +1,7 @@
 package io.rdmaffm.verbs.connect;
 
 import io.rdmaffm.verbs.cm.CmEvent;
+import io.rdmaffm.verbs.cm.CmEventType;
 import io.rdmaffm.verbs.cm.CmException;
 import io.rdmaffm.verbs.cm.CmId;
 import io.rdmaffm.verbs.cm.EventChannel;
@@ -18,14 +19,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * them one by one with a deadline. Each accepted connection is independent: it stays open when {@link #close()}
  * stops the server; {@link #closeWithConnections()} closes the server and every connection it accepted that is still
  * open. {@link #accept} may be called from several threads (virtual ones park, see {@link Connection}); each
- * connect request goes to one of them.
+ * connect request goes to one of them. {@link #close()} may be called while threads wait in {@code accept}: they
+ * end with {@link ConnectionException.Reason#CLOSED}.
  */
 public final class RdmaServer implements AutoCloseable {
+    /**
+     * How long an accept waits on the event channel at a time before it looks whether the server was closed: a
+     * wait in poll(2) cannot be cut short from another thread, and the channel (its fd, its poll buffer) may not be
+     * closed under it. The waits run on platform threads (see {@link OffCarrier}), so a slice costs no carrier.
+     */
+    private static final Duration SLICE = Duration.ofMillis(50);
     private final SharedChannel shared;
     private final CmId listener;
     private final ConnectionOptions options;
     private final InetSocketAddress bound;
     private volatile boolean closed;
+    /** Accept calls between their check of {@link #closed} and their end; close() waits for none to be left. */
+    private int accepting; // guarded by this
     /** Accepted connections not yet closed; each leaves the set when it closes. */
     private final Set<Connection> open = ConcurrentHashMap.newKeySet();
 
@@ -82,40 +92,86 @@ public final class RdmaServer implements AutoCloseable {
 
     private Connection acceptHere(Duration timeout) {
         long deadline = Deadlines.positive(timeout, "accept");
-        if (closed) {
-            throw new IllegalStateException("the server on " + bound + " is closed");
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the server on " + bound + " is closed");
+            }
+            accepting++;
         }
-        CmEvent request;
         try {
-            request = listener.awaitConnectRequest(Setup.left(deadline, "accept", timeout, bound));
-        } catch (CmException e) {
-            throw Setup.failed("accept on", e, bound);
-        }
-        shared.acquire();
-        Connection[] made = new Connection[1];
-        Runnable release = new Runnable() {
-            private boolean done;
+            CmEvent request = awaitRequest(deadline, timeout);
+            shared.acquire(); // before close() may go on: the new id lives on the channel
+            Connection[] made = new Connection[1];
+            Runnable release = new Runnable() {
+                private boolean done;
 
-            @Override
-            public synchronized void run() {
-                if (!done) {
-                    done = true;
-                    if (made[0] != null) {
-                        open.remove(made[0]);
+                @Override
+                public synchronized void run() {
+                    if (!done) {
+                        done = true;
+                        if (made[0] != null) {
+                            open.remove(made[0]);
+                        }
+                        shared.release();
                     }
-                    shared.release();
+                }
+            };
+            Connection c = Setup.accept(request, release, shared.watcher, options, deadline, timeout);
+            made[0] = c;
+            open.add(c);
+            return c;
+        } finally {
+            synchronized (this) {
+                if (--accepting == 0) {
+                    notifyAll();
                 }
             }
-        };
-        Connection c = Setup.accept(request, release, shared.watcher, options, deadline, timeout);
-        made[0] = c;
-        open.add(c);
-        return c;
+        }
+    }
+
+    /**
+     * The next connect request, waited for in slices so that a {@link #close()} meanwhile ends the wait with
+     * CLOSED; the last slice goes through awaitConnectRequest, whose timeout and errors are accept's.
+     */
+    private CmEvent awaitRequest(long deadline, Duration timeout) {
+        while (true) {
+            if (closed) {
+                throw closedWhileWaiting();
+            }
+            if (Deadlines.remaining(deadline) > SLICE.toNanos()) {
+                CmEvent e = listener.nextEvent(SLICE);
+                if (e == null) {
+                    continue;
+                }
+                if (e.type() == CmEventType.CONNECT_REQUEST) {
+                    return e;
+                }
+                throw new ConnectionException(ConnectionException.Reason.CONNECT_FAILED, "rdma_listen",
+                        ConnectionException.ECONNABORTED, "accept on " + bound + ": " + e.type()
+                        + " instead of a connect request (status " + e.status() + ")", null, null);
+            }
+            try {
+                return listener.awaitConnectRequest(Setup.left(deadline, "accept", timeout, bound));
+            } catch (CmException e) {
+                if (closed) {
+                    throw closedWhileWaiting();
+                }
+                throw Setup.failed("accept on", e, bound);
+            }
+        }
+    }
+
+    private ConnectionException closedWhileWaiting() {
+        return new ConnectionException(ConnectionException.Reason.CLOSED, "accept", ConnectionException.ECONNABORTED,
+                "the server on " + bound + " was closed while accept waited", null, null);
     }
 
     /**
      * Stops listening ({@code rdma_destroy_id} of the listener). Connections already accepted stay open; the event
-     * channel they share with the server closes with the last of them. Idempotent.
+     * channel they share with the server closes with the last of them. Threads waiting in {@link #accept} end with
+     * {@link ConnectionException.Reason#CLOSED} (within about 50 ms); close returns once they have left, and an
+     * accept that had already taken a connect request first finishes it (its connection is open, and listed by
+     * {@link #openConnections()}), bounded by that accept's deadline. Idempotent.
      */
     @Override
     public synchronized void close() {
@@ -123,8 +179,22 @@ public final class RdmaServer implements AutoCloseable {
             return;
         }
         closed = true;
-        listener.close();
-        shared.release();
+        boolean interrupted = false;
+        while (accepting > 0) {
+            try {
+                wait(); // monitor released: the acceptors decrement under it
+            } catch (InterruptedException e) {
+                interrupted = true; // the listener may not go while they read its channel
+            }
+        }
+        try {
+            listener.close();
+            shared.release();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
