@@ -171,6 +171,12 @@ final class Core {
         if (!async.backlog.isEmpty()) {
             drainBacklog();
         }
+        if (n > 0 && driver.waiters > 0) {
+            // What this poll found may be another thread's (a message its receive waits for, its operation's
+            // completion): it is parked until signaled, and the driver will not signal it, since the CQ is empty now
+            // and its event was for completions already taken.
+            driver.progressed.signalAll();
+        }
         return n;
     }
 
