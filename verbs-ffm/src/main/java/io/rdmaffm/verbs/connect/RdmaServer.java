@@ -84,7 +84,9 @@ public final class RdmaServer implements AutoCloseable {
      * Waits at most {@code timeout} for a client's connect request and accepts it: creates the queue pair and
      * buffers and answers with the handshake ({@code rdma_accept}). Throws a {@link ConnectionException}: a timeout
      * when no client came in time (the server stays usable), {@link ConnectionException.Reason#CONNECT_FAILED} when
-     * the request was not from a verbs-ffm connection (it is rejected) or accepting it failed.
+     * the request was not from a verbs-ffm connection (it is rejected) or accepting it failed,
+     * {@link ConnectionException.Reason#CLOSED} when {@link #close()} was called while it waited. After close it throws
+     * IllegalStateException.
      */
     public Connection accept(Duration timeout) {
         return OffCarrier.call(() -> acceptHere(timeout));
