@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.Arrays;
 
 /**
  * The many-client virtual-thread program of issue 34, run in a child JVM by {@link ConnectionVirtualThreadRdmaTest}
@@ -29,8 +31,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * leave it none: 1 in ~287 in the issue);</li>
  * <li>load: the clients alternate blocking and future rounds (a request/response pair, an RDMA READ, every 16th
  * round a 64 KiB WRITE), every call with a deadline; a call that misses it or any other exception fails the run
- * (a lost wake-up shows as a timeout). The slowest call is reported.</li>
+ * (a lost wake-up shows as a timeout). Each call is timed on its own (a send, its answer's receive, a READ, a
+ * WRITE); the calls, those past the deadline and p50/p99/max are reported per style.</li>
  * </ol>
+ * To tell a lost wake-up from carrier starvation, a request/response step past its deadline is traced: when the
+ * server's handler got the request and sent the answer, when this side's future completed and on which thread (the
+ * driver is a platform thread, so it completes futures on time unless it missed the completion), and when the
+ * answer reached the waiting virtual thread; beside it the longest stall of a virtual and of a platform thread's
+ * 10 ms sleep overlapping the step. A watchdog prints a client's stack and the drivers' states when a call has been
+ * in flight for its deadline plus 1 s.
  * Connecting is not timed: the first connections of a fresh JVM on an emulated CPU take seconds (class loading,
  * downcall linking).
  *
@@ -61,6 +70,26 @@ public final class VirtualThreadStress {
     private static final AtomicLong controlLate = new AtomicLong();
     /** How late a virtual thread's control sleep woke: the scheduler's part of an idle wait's lateness. */
     private static final AtomicLong virtualControlLate = new AtomicLong();
+    /** Each load-phase call's time, by client: [client][0] the blocking calls, [client][1] the future ones. */
+    private static long[][][] took;
+    private static int[][] tookCount;
+    /** When the server's handler last got client n's request and when its answer's send returned (nanoTime). */
+    private static AtomicLongArray serverGot;
+    private static AtomicLongArray serverSent;
+    /** Per client: when its call in flight began (0: none), for the watchdog. */
+    private static AtomicLongArray inFlightSince;
+    private static Thread[] clientThreads;
+    /** Every virtual thread of the program (clients, handlers, acceptors, sleepers), for the stall dumps. */
+    private static final List<Thread> virtuals = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** The virtual 10 ms sleeper's turns, watched for stalls. */
+    private static AtomicLong sleeperTicks;
+    /** Carrier stalls of the load phase: [start, end] of each 10 ms virtual sleep that woke over 100 ms late. */
+    private static final List<long[]> stalls = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** The same for a platform thread's 10 ms sleep: the machine's (VM, host) stalls, not the scheduler's. */
+    private static final List<long[]> machineStalls = java.util.Collections.synchronizedList(new ArrayList<>());
+    private static final long STALL_NANOS = 100_000_000L;
+    /** Traces of calls past their deadline, printed at the end (the first 20). */
+    private static final ConcurrentLinkedQueue<String> traces = new ConcurrentLinkedQueue<>();
 
     public static void main(String[] args) throws Exception {
         InetAddress ip = InetAddress.getByName(args[0]);
@@ -78,16 +107,44 @@ public final class VirtualThreadStress {
         AtomicLong ticks = new AtomicLong();
         controlLate.set(0);
         virtualControlLate.set(0);
+        took = new long[clients][2][rounds * 4 + 4];
+        tookCount = new int[clients][2];
+        serverGot = new AtomicLongArray(clients);
+        serverSent = new AtomicLongArray(clients);
+        inFlightSince = new AtomicLongArray(clients);
+        clientThreads = new Thread[clients];
         Thread ticker = Thread.ofVirtual().name("ticker").start(() -> {
             while (running.get()) {
+                long s0 = System.nanoTime();
                 try {
                     Thread.sleep(10);
                 } catch (InterruptedException e) {
                     return;
                 }
+                long s1 = System.nanoTime();
+                if (s1 - s0 - 10_000_000L > STALL_NANOS) {
+                    stalls.add(new long[] {s0, s1});
+                }
                 ticks.incrementAndGet();
             }
         });
+        Thread machineTicker = Thread.ofPlatform().daemon().name("machine ticker").start(() -> {
+            while (running.get()) {
+                long s0 = System.nanoTime();
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long s1 = System.nanoTime();
+                if (s1 - s0 - 10_000_000L > STALL_NANOS) {
+                    machineStalls.add(new long[] {s0, s1});
+                }
+            }
+        });
+        sleeperTicks = ticks;
+        virtuals.add(ticker);
+        Thread watchdog = Thread.ofPlatform().daemon().name("watchdog").start(() -> watch(deadline, running));
         // parties: the clients and this thread; phase 0 = all connected, phase 1 = idle waits done
         Phaser phases = new Phaser(clients + 1);
         List<Thread> threads = new ArrayList<>();
@@ -105,6 +162,7 @@ public final class VirtualThreadStress {
                     }
                     int n = i;
                     Thread h = Thread.ofVirtual().name("handler " + n).start(() -> serve(c, deadline, failures));
+                    virtuals.add(h);
                     synchronized (threads) {
                         threads.add(h);
                     }
@@ -173,6 +231,8 @@ public final class VirtualThreadStress {
         }
         running.set(false);
         ticker.join();
+        machineTicker.join();
+        watchdog.join();
         boolean tickerRan = idleTicks * 4 >= idleExpected;
         long allowed = GRACE_NANOS + Math.max(controlLate.get(), virtualControlLate.get());
         long latest = 0;
@@ -194,6 +254,13 @@ public final class VirtualThreadStress {
         System.out.printf("parallelism %s: load: %d clients x %d rounds, %d calls, slowest %.1f ms (deadline %d ms), "
                         + "%d failures%n", parallelism, clients, rounds, calls.get(), slowestNanos.get() / 1e6,
                 deadline.toMillis(), failures.size());
+        for (int style = 0; style < 2; style++) {
+            System.out.println("parallelism " + parallelism + ": " + styleSummary(style, deadline));
+        }
+        System.out.printf("parallelism %s: whole run: carrier stalls (a virtual 10 ms sleep >100 ms late): %d, longest "
+                + "%d ms; machine stalls (a platform thread's): %d, longest %d ms%n", parallelism, stalls.size(),
+                longest(stalls) / 1_000_000, machineStalls.size(), longest(machineStalls) / 1_000_000);
+        traces.stream().limit(20).forEach(t -> System.out.println("TRACE " + t));
         failures.stream().limit(20).forEach(f -> System.out.println("FAILED " + f));
         return failures.isEmpty() && tickerRan;
     }
@@ -221,14 +288,23 @@ public final class VirtualThreadStress {
             c.send(out, 0, RemoteBuffer.ENCODED_LENGTH, deadline);
             while (true) {
                 Message m = c.receive(CONNECT); // the first request comes once every client connected
+                long got = System.nanoTime();
                 int length = m.length();
                 byte first = m.buffer().get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0);
+                int client = length >= 3 ? m.buffer().get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, 1) : -1;
                 out.segment().asSlice(0, length).copyFrom(m.buffer().asSlice(0, length));
                 m.release();
                 if (first == BYE) {
                     return;
                 }
+                if (client >= 0 && client < serverGot.length()) {
+                    serverGot.set(client, got);
+                    serverSent.set(client, 0);
+                }
                 c.send(out, 0, length, deadline);
+                if (client >= 0 && client < serverSent.length()) {
+                    serverSent.set(client, System.nanoTime());
+                }
             }
         } catch (RuntimeException e) {
             failures.add("server of " + c.peerAddress() + ": " + e);
@@ -238,6 +314,8 @@ public final class VirtualThreadStress {
     private static void client(InetSocketAddress server, int n, int rounds, Duration deadline, AtomicLong calls,
                                AtomicLong slowest, ConcurrentLinkedQueue<String> failures, Phaser phases) {
         String step = "connect";
+        clientThreads[n] = Thread.currentThread();
+        virtuals.add(Thread.currentThread());
         long t0 = System.nanoTime();
         boolean idleDone = false;
         try (Connection c = Connection.connect(server, CONNECT)) {
@@ -268,40 +346,69 @@ public final class VirtualThreadStress {
             phases.arriveAndAwaitAdvance();
             idleDone = true;
             MemoryRegion buf = c.allocateRegion(BULK, Access.LOCAL_WRITE);
+            buf.segment().set(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, 1, (short) n); // whose request
             long waitMillis = deadline.toMillis();
             for (int r = 0; r < rounds; r++) {
                 boolean futures = (r & 1) == 1;
+                int style = futures ? 1 : 0;
                 byte tag = (byte) (r % 100);
                 buf.segment().set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, tag);
                 step = "round " + r + (futures ? " (futures) " : " (blocking) ");
-                t0 = System.nanoTime();
+                long roundStart = System.nanoTime();
+                // t[0] send issued, t[1] send returned, t[2] answer's future completed (driver or caller), t[3] the
+                // answer returned to this thread; what completed the future in completer[0]
+                long[] t = new long[4];
+                String[] completer = new String[1];
                 Message answer;
-                if (r == 0) {
-                    c.send(buf, 0, REQUEST, deadline); // its answer completes the idle receiveAsync's future
-                    answer = idle.get(waitMillis, TimeUnit.MILLISECONDS);
-                } else if (futures) {
-                    var reply = c.receiveAsync();
-                    c.sendAsync(buf, 0, REQUEST).get(waitMillis, TimeUnit.MILLISECONDS);
-                    answer = reply.get(waitMillis, TimeUnit.MILLISECONDS);
-                } else {
-                    c.send(buf, 0, REQUEST, deadline);
-                    answer = c.receive(deadline);
+                t0 = begin(n);
+                t[0] = t0;
+                CompletableFuture<Message> reply = null;
+                try {
+                    if (r == 0) {
+                        reply = idle; // the send's answer completes the idle receiveAsync's future
+                        stamp(reply, t, completer);
+                        c.send(buf, 0, REQUEST, deadline);
+                        t[1] = timed(n, style, t0, deadline, calls, slowest);
+                        t0 = begin(n);
+                        answer = reply.get(waitMillis, TimeUnit.MILLISECONDS);
+                    } else if (futures) {
+                        reply = c.receiveAsync();
+                        stamp(reply, t, completer);
+                        c.sendAsync(buf, 0, REQUEST).get(waitMillis, TimeUnit.MILLISECONDS);
+                        t[1] = timed(n, style, t0, deadline, calls, slowest);
+                        t0 = begin(n);
+                        answer = reply.get(waitMillis, TimeUnit.MILLISECONDS);
+                    } else {
+                        c.send(buf, 0, REQUEST, deadline);
+                        t[1] = timed(n, style, t0, deadline, calls, slowest);
+                        t0 = begin(n);
+                        answer = c.receive(deadline);
+                    }
+                    t[3] = timed(n, style, t0, deadline, calls, slowest);
+                } catch (Exception e) {
+                    t[3] = System.nanoTime();
+                    traces.add(trace(n, step + "failed: " + e, roundStart, t, completer, reply));
+                    throw e;
+                }
+                if (t[3] - t[0] > 2 * deadline.toNanos() || t[3] - Math.max(t[1], t[0]) > deadline.toNanos()
+                        || t[1] - t[0] > deadline.toNanos()) {
+                    traces.add(trace(n, step + "past its deadline", roundStart, t, completer, reply));
                 }
                 byte got = answer.buffer().get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0);
                 answer.release();
                 if (got != tag) {
                     throw new AssertionError("client " + n + " " + step + ": answer " + got + ", sent " + tag);
                 }
-                timed(t0, calls, slowest);
-                t0 = System.nanoTime();
+                t0 = begin(n);
                 oneSided(c, futures, false, buf, table, REQUEST, deadline);
-                timed(t0, calls, slowest);
+                timed(n, style, t0, deadline, calls, slowest);
                 if (r % 16 == 0) {
-                    t0 = System.nanoTime();
+                    t0 = begin(n);
                     oneSided(c, futures, true, buf, table, BULK, deadline);
-                    timed(t0, calls, slowest);
+                    timed(n, style, t0, deadline, calls, slowest);
                 }
             }
+            inFlightSince.set(n, 0);
             step = "bye";
             buf.segment().set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, BYE);
             c.send(buf, 0, 1, deadline);
@@ -327,9 +434,201 @@ public final class VirtualThreadStress {
         }
     }
 
-    private static void timed(long t0, AtomicLong calls, AtomicLong slowest) {
-        long took = System.nanoTime() - t0;
+    /** A call begins: the watchdog watches it from now. */
+    private static long begin(int n) {
+        long now = System.nanoTime();
+        inFlightSince.set(n, now);
+        return now;
+    }
+
+    /** A call returned: its time goes to the client's list for its style; returns now. */
+    private static long timed(int n, int style, long t0, Duration deadline, AtomicLong calls, AtomicLong slowest) {
+        long now = System.nanoTime();
+        long nanos = now - t0;
+        inFlightSince.set(n, 0);
         calls.incrementAndGet();
-        slowest.accumulateAndGet(took, Math::max);
+        slowest.accumulateAndGet(nanos, Math::max);
+        long[] mine = took[n][style];
+        int i = tookCount[n][style]++;
+        if (i < mine.length) {
+            mine[i] = nanos;
+        }
+        return now;
+    }
+
+    /** Records when {@code f} completes and on which thread (the driver, or a caller whose poll saw it). */
+    private static void stamp(CompletableFuture<Message> f, long[] t, String[] completer) {
+        boolean before = f.isDone();
+        f.whenComplete((m, e) -> {
+            t[2] = System.nanoTime();
+            completer[0] = before ? "already done" : Thread.currentThread().isVirtual() ? "virtual "
+                    + Thread.currentThread().getName() : Thread.currentThread().getName();
+        });
+    }
+
+    /**
+     * One request/response step past its deadline, in ms from the send: when the send returned, when the server's
+     * handler got the request and when its answer's send returned, when this side's future completed and on which
+     * thread, when the answer reached this thread; and the longest carrier and machine stalls meanwhile.
+     */
+    private static String trace(int n, String what, long start, long[] t, String[] completer,
+                                CompletableFuture<Message> reply) {
+        long end = t[3] != 0 ? t[3] : System.nanoTime();
+        long got = serverGot.get(n);
+        long sent = serverSent.get(n);
+        return String.format("client %d %s: send returned +%s, server got it +%s, server's answer sent +%s, "
+                        + "answer's future completed +%s (%s), answer returned to the caller +%s; longest carrier stall "
+                        + "overlapping: %d ms, machine stall: %d ms", n, what, ms(t[1], start), ms(got, start),
+                ms(sent, start), reply == null ? "n/a" : ms(t[2], start), reply == null ? "blocking" : completer[0],
+                ms(t[3], start), overlap(stalls, start, end) / 1_000_000, overlap(machineStalls, start, end) / 1_000_000);
+    }
+
+    private static String ms(long at, long start) {
+        return at == 0 || at < start ? "never" : (at - start) / 1_000_000 + " ms";
+    }
+
+    /** The longest stall of {@code list} that overlaps [from, to]. */
+    private static long overlap(List<long[]> list, long from, long to) {
+        long longest = 0;
+        synchronized (list) {
+            for (long[] s : list) {
+                if (s[1] >= from && s[0] <= to) {
+                    longest = Math.max(longest, s[1] - s[0]);
+                }
+            }
+        }
+        return longest;
+    }
+
+    private static long longest(List<long[]> list) {
+        return overlap(list, Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    /**
+     * While the virtual sleeper has not run for 2 s: how many virtual threads are runnable (mounted or queued for a
+     * carrier) and where the ones not parked are: many runnable = the carriers are saturated (queueing); one in a
+     * native frame = a pinned carrier.
+     */
+    private static String runnableVirtuals(long unused) {
+        StringBuilder sb = new StringBuilder();
+        int runnable = 0;
+        int total;
+        List<Thread> all;
+        synchronized (virtuals) {
+            all = new ArrayList<>(virtuals);
+        }
+        total = all.size();
+        int shown = 0;
+        java.util.Map<String, Integer> places = new java.util.TreeMap<>();
+        for (Thread v : all) {
+            if (v.getState() != Thread.State.RUNNABLE) {
+                continue;
+            }
+            runnable++;
+            StackTraceElement[] st = v.getStackTrace();
+            StackTraceElement where = null;
+            for (StackTraceElement f : st) {
+                if (f.getClassName().startsWith("io.rdmaffm") || f.isNativeMethod()) {
+                    where = f;
+                    break;
+                }
+            }
+            places.merge(String.valueOf(where), 1, Integer::sum);
+            if (shown < 2 && st.length > 0 && !st[0].getMethodName().startsWith("park")
+                    && !st[0].getMethodName().startsWith("yield")) {
+                shown++;
+                sb.append("\n  ").append(v.getName()).append(':');
+                for (int i = 0; i < Math.min(8, st.length); i++) {
+                    sb.append("\n    ").append(st[i]);
+                }
+            }
+        }
+        return "STALL the virtual sleeper has not run for 2 s: " + runnable + " of " + total
+                + " virtual threads runnable; their first library or native frame: " + places + sb;
+    }
+
+    /** Calls, calls past the deadline, p50/p99/max of one style's load-phase calls. */
+    private static String styleSummary(int style, Duration deadline) {
+        int total = 0;
+        for (int[] c : tookCount) {
+            total += Math.min(c[style], took[0][style].length);
+        }
+        long[] all = new long[total];
+        int k = 0;
+        for (int n = 0; n < took.length; n++) {
+            int c = Math.min(tookCount[n][style], took[n][style].length);
+            System.arraycopy(took[n][style], 0, all, k, c);
+            k += c;
+        }
+        Arrays.sort(all);
+        long past = Arrays.stream(all).filter(x -> x > deadline.toNanos()).count();
+        return String.format("load: %s calls: %d, past their %d ms deadline: %d, p50 %.2f ms, p99 %.2f ms, max %.1f ms",
+                style == 0 ? "blocking" : "future", total, deadline.toMillis(), past, pct(all, 0.50), pct(all, 0.99),
+                total == 0 ? 0.0 : all[total - 1] / 1e6);
+    }
+
+    private static double pct(long[] sorted, double q) {
+        return sorted.length == 0 ? 0.0 : sorted[(int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] / 1e6;
+    }
+
+    /**
+     * Every 500 ms: a client call in flight for longer than its deadline gets its thread's stack and the connection
+     * drivers' states printed (the first 5), to tell a waiter parked on a future nobody completes (driver parked
+     * idle or asleep on the channel with work done) from one that is ready but gets no carrier.
+     */
+    private static void watch(Duration deadline, AtomicBoolean running) {
+        int dumps = 0;
+        int stallDumps = 0;
+        long lastTicks = -1;
+        long ticksSince = System.nanoTime();
+        while (running.get() && (dumps < 5 || stallDumps < 3)) {
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            long t = sleeperTicks.get();
+            if (t != lastTicks) {
+                lastTicks = t;
+                ticksSince = now;
+            } else if (now - ticksSince > 2_000_000_000L && stallDumps < 3) {
+                stallDumps++;
+                ticksSince = now; // next dump at the earliest 2 s later
+                System.out.println(runnableVirtuals(now - ticksSince));
+            }
+            for (int n = 0; n < inFlightSince.length() && dumps < 5; n++) {
+                if (dumps >= 5) {
+                    break;
+                }
+                long since = inFlightSince.get(n);
+                if (since != 0 && now - since > deadline.toNanos() + 1_000_000_000L) {
+                    dumps++;
+                    StringBuilder sb = new StringBuilder("WATCHDOG client " + n + " in one call for "
+                            + (now - since) / 1_000_000 + " ms; its stack:");
+                    Thread client = clientThreads[n];
+                    StackTraceElement[] mine = client == null ? new StackTraceElement[0] : client.getStackTrace();
+                    for (int i = 0; i < Math.min(12, mine.length); i++) {
+                        sb.append("\n    ").append(mine[i]);
+                    }
+                    java.util.Map<String, Integer> drivers = new java.util.TreeMap<>();
+                    for (var e : Thread.getAllStackTraces().entrySet()) {
+                        if (e.getKey().getName().startsWith("rdma-connection")) {
+                            StackTraceElement where = null;
+                            for (StackTraceElement f : e.getValue()) {
+                                if (f.getClassName().startsWith("io.rdmaffm")) {
+                                    where = f;
+                                    break;
+                                }
+                            }
+                            drivers.merge(e.getKey().getState() + " in " + where, 1, Integer::sum);
+                        }
+                    }
+                    sb.append("\n  drivers by state and place: ").append(drivers);
+                    System.out.println(sb);
+                    inFlightSince.compareAndSet(n, since, 0); // once per call
+                }
+            }
+        }
     }
 }
