@@ -346,13 +346,14 @@ public final class VirtualThreadStress {
             phases.arriveAndAwaitAdvance();
             idleDone = true;
             MemoryRegion buf = c.allocateRegion(BULK, Access.LOCAL_WRITE);
-            buf.segment().set(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, 1, (short) n); // whose request
             long waitMillis = deadline.toMillis();
             for (int r = 0; r < rounds; r++) {
                 boolean futures = (r & 1) == 1;
                 int style = futures ? 1 : 0;
                 byte tag = (byte) (r % 100);
                 buf.segment().set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, tag);
+                // whose request, for the server's timestamps: every round, since the READ overwrites the buffer
+                buf.segment().set(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, 1, (short) n);
                 step = "round " + r + (futures ? " (futures) " : " (blocking) ");
                 long roundStart = System.nanoTime();
                 // t[0] send issued, t[1] send returned, t[2] answer's future completed (driver or caller), t[3] the
