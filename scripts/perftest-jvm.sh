@@ -33,6 +33,7 @@ PERFTEST_JVM_OPTS=(--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xss8m
 	'-XX:CompileCommand=exclude,io.rdmaffm.perftest.engine.WarmupLoops::exerciseClock'
 	-Xlog:disable -Xlog:all=warning:stderr)
 
-# The program's entry point, after the options and the class path.
+# The program's entry point, after the options and the class path: cli.EarlyListen, which binds a server's port
+# before cli.Main (and with it picocli) is linked, then runs cli.Main (docs/startup.md).
 # shellcheck disable=SC2034
-PERFTEST_MAIN=io.rdmaffm.perftest.cli.Main
+PERFTEST_MAIN=io.rdmaffm.perftest.cli.EarlyListen
