@@ -77,7 +77,7 @@ for launcher in "$tar_home/bin/rdma-perftest" "$scratch/root/usr/bin/rdma-perfte
 	# -XX:AOTMode=on: the JVM refuses to start when it cannot use the cache (made for another JVM build, or a
 	# class path that does not match): a start means the packaged runtime accepted the package's cache.
 	if RDMA_PERFTEST_JAVA_OPTS="-XX:AOTMode=on -Xlog:aot=info:stdout" run "$launcher" --version \
-		&& grep -q "Using AOT-linked classes: true" "$scratch/out"; then
+		&& grep -q "Opened AOT cache" "$scratch/out"; then
 		pass "$where: the AOT cache is accepted by the packaged runtime"
 	else
 		fail "$where: the AOT cache is refused: $(grep -i -m 3 -E "error|unable|mismatch" "$scratch/out")"
