@@ -8,7 +8,7 @@
 # with C's ib_write_bw and a trivial JVM (java -version) as references. docs/startup.md reads the results.
 # Run where the device is (scripts/rdma-env.sh -- packaging/startup-breakdown.sh), after mvn -Pdist package.
 #
-# usage: [ALT_PKG=DIR] [TRAIN_ON_DEVICE=1] packaging/startup-breakdown.sh [RUNS]   (default 3)
+# usage: [ALT_PKG=DIR] [TRAIN_ON_DEVICE=1] [WITH_EXIT=1] packaging/startup-breakdown.sh [RUNS]   (default 3)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 runs="${1:-3}"
@@ -52,6 +52,9 @@ kinds=(c trivial-jvm java-build-aot)
 [[ -n "${ALT_PKG:-}" ]] && kinds+=(java-alt-aot)
 [[ -n "${TRAIN_ON_DEVICE:-}" ]] && kinds+=(java-device-aot)
 kinds+=(java-noaot)
+# WITH_EXIT=1: also the path after the listen, for the package with and without its cache (and ALT_PKG's): a
+# server on a device that does not exist, from its start to its exit (listen, picocli's model, the device lookup).
+[[ -n "${WITH_EXIT:-}" ]] && kinds+=(exit-build-aot exit-noaot) && [[ -n "${ALT_PKG:-}" ]] && kinds+=(exit-alt-aot)
 
 # A copy of the package whose AOT cache is trained here, on the device, by a whole loopback run.
 if [[ -n "${TRAIN_ON_DEVICE:-}" ]]; then
@@ -82,15 +85,16 @@ timeline() {
 		NR == 1 { first = t }
 		/ source: shared objects file/ { cache++ } / source: jrt:/ { jrt++ } / source: (file|jar):/ { jar++ }
 		/ source: __JVM_DefineClass__| source: __Lookup_defineClass__|LambdaForm|Species_|\$\$Lambda/ { gen++ }
-		!main && / io\.rdmaffm\.perftest\.cli\.Main / { main = t }
+		!main && / io\.rdmaffm\.perftest\.cli\.(Main|EarlyListen) / { main = t }
 		!pico && / picocli\.CommandLine / { pico = t }
 		!verbs && / io\.rdmaffm\.verbs\./ { verbs = t }
 		!ffm && / jdk\.internal\.foreign\.abi\./ { ffm = t }
-		!xchg && / io\.rdmaffm\.perftest\.exchange\.ExchangeListener / { xchg = t }
 		{ last = t; n++ }
+		!xchg && / io\.rdmaffm\.perftest\.exchange\.ExchangeListener / { xchg = t; nx = n; cx = cache }
 		END {
 			printf "%-11s listen %6s ms (with logging); classes %5d: %4d from the CDS/AOT archive, %4d jrt, %4d jars, %4d generated\n", name, ms, n, cache, jrt, jar, gen
-			printf "            JVM uptime (ms) at first class %5.0f, cli.Main %5.0f, picocli %5.0f, verbs-ffm %5.0f, FFM linker %5.0f, ExchangeListener %5.0f, last class %5.0f\n", first, main, pico, verbs, ffm, xchg, last
+			printf "            before the listen (ExchangeListener loaded): %d classes, %d from the CDS/AOT archive\n", nx, cx
+			printf "            JVM uptime (ms) at first class %5.0f, main class %5.0f, picocli %5.0f, verbs-ffm %5.0f, FFM linker %5.0f, ExchangeListener %5.0f, last class %5.0f\n", first, main, pico, verbs, ffm, xchg, last
 		}' "$log"
 }
 echo
@@ -100,6 +104,15 @@ timeline build-aot "$pkg/bin/rdma-perftest"
 [[ -n "${TRAIN_ON_DEVICE:-}" ]] && timeline device-aot "$trained/bin/rdma-perftest"
 RDMAFFM_AOT_MODE=off timeline no-aot "$pkg/bin/rdma-perftest"
 
+# exit_ms CMD...: ms from CMD's start to its exit.
+exit_ms() {
+	local start end
+	start="${EPOCHREALTIME/./}"
+	"$@" > /dev/null 2>&1 || true
+	end="${EPOCHREALTIME/./}"
+	echo $(((end - start) / 1000))
+}
+no_dev=(ib_write_bw --ib-dev rdma-ffm-no-such-device)
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 declare -A times
 for ((i = 1; i <= runs; i++)); do
@@ -111,12 +124,10 @@ for ((i = 1; i <= runs; i++)); do
 		java-alt-aot) t="$(listen_ms "$ALT_PKG/bin/rdma-perftest" ib_write_bw -d "$dev" -x "$gid" -p "$port")" ;;
 		java-device-aot) t="$(listen_ms "$trained/bin/rdma-perftest" ib_write_bw -d "$dev" -x "$gid" -p "$port")" ;;
 		java-noaot) t="$(RDMAFFM_AOT_MODE=off listen_ms "$pkg/bin/rdma-perftest" ib_write_bw -d "$dev" -x "$gid" -p "$port")" ;;
-		trivial-jvm)
-			start="${EPOCHREALTIME/./}"
-			"$pkg/runtime/bin/java" -version > /dev/null 2>&1
-			end="${EPOCHREALTIME/./}"
-			t=$(((end - start) / 1000))
-			;;
+		trivial-jvm) t="$(exit_ms "$pkg/runtime/bin/java" -version)" ;;
+		exit-build-aot) t="$(exit_ms "$pkg/bin/rdma-perftest" "${no_dev[@]}" -p "$port")" ;;
+		exit-alt-aot) t="$(exit_ms "$ALT_PKG/bin/rdma-perftest" "${no_dev[@]}" -p "$port")" ;;
+		exit-noaot) t="$(RDMAFFM_AOT_MODE=off exit_ms "$pkg/bin/rdma-perftest" "${no_dev[@]}" -p "$port")" ;;
 		esac
 		times[$kind]+="$t "
 	done

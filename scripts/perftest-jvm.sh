@@ -7,6 +7,14 @@
 # shellcheck disable=SC2034 # used by the launchers that source this file
 PERFTEST_NO_AOT_CODE=(-XX:+UnlockDiagnosticVMOptions -XX:-AOTAdapterCaching -XX:-AOTStubCaching)
 
+# Making the AOT cache (AOTMode=create): without AOT class linking. With it (JDK 25's default) the JVM loads and
+# links every class of the cache before main (~1,770 here, those the run uses after the listen too); a JVM that
+# only maps that cache and prints its version took 2.3x a trivial JVM's time in the Soft-RoCE VM. Without it the
+# classes still come from the cache, parsed and verified, but each when first used: the server's listen needs
+# ~620 (docs/startup.md).
+# shellcheck disable=SC2034
+PERFTEST_AOT_CREATE=(-XX:-AOTClassLinking)
+
 # The JVM's own warnings (an AOT cache refused, ...) go to stderr: stdout is perftest's table. That clears
 # any -Xlog in JDK_JAVA_OPTIONS: the launchers put RDMA_PERFTEST_JAVA_OPTS (word-split) after these.
 # No uncommon traps: C2 otherwise leaves out branches the warm-up never took (the empty poll: on a QP connected
@@ -33,6 +41,7 @@ PERFTEST_JVM_OPTS=(--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xss8m
 	'-XX:CompileCommand=exclude,io.rdmaffm.perftest.engine.WarmupLoops::exerciseClock'
 	-Xlog:disable -Xlog:all=warning:stderr)
 
-# The program's entry point, after the options and the class path.
+# The program's entry point, after the options and the class path: cli.EarlyListen, which binds a server's port
+# before cli.Main (and with it picocli) is linked, then runs cli.Main (docs/startup.md).
 # shellcheck disable=SC2034
-PERFTEST_MAIN=io.rdmaffm.perftest.cli.Main
+PERFTEST_MAIN=io.rdmaffm.perftest.cli.EarlyListen

@@ -36,6 +36,16 @@ public final class EarlyListen {
     private EarlyListen() {
     }
 
+    /**
+     * The launchers' entry point: binds a server's port, then runs {@link Main}. Not {@code Main.main} itself:
+     * linking {@code Main} loads picocli (its types are in {@code Main}'s signatures and handlers), which opens
+     * picocli's jar, whose first use spins a JDK lambda; here the listen comes before all of that.
+     */
+    public static void main(String[] args) {
+        claim(args);
+        Main.execute(args);
+    }
+
     /** The names of every tool's boolean options ({@code flags}) or of those with a value; plain data, no parser. */
     private static Set<String> names(boolean flags) {
         Set<String> names = new HashSet<>();

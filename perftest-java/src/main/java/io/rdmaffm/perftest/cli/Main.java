@@ -69,6 +69,11 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         EarlyListen.claim(args);
+        execute(args);
+    }
+
+    /** Runs the command line and exits with its status; a server's port may already be bound (EarlyListen). */
+    static void execute(String[] args) {
         boolean tool = args.length > 0 && args[0].startsWith("ib_") && SUBCOMMANDS.contains(args[0]);
         System.exit(commandLine(tool ? List.of(args[0]) : SUBCOMMANDS).execute(args));
     }
