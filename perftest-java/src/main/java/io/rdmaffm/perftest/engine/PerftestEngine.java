@@ -206,7 +206,14 @@ public final class PerftestEngine implements AutoCloseable {
         int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
                 | MemoryAccess.optional(p);
         // Host memory, or GPU memory with --use_cuda (a dma-buf fallback is said on stderr: stdout is perftest's).
-        buffer = res.add(RunBuffer.allocate(p.memory(), pd, 2 * numQps * slot, access,
+        long bytes = 2 * numQps * slot;
+        Path file = (Path) p.value(Flag.MMAP);
+        // --mmap and --use_hugepages are host memory the run maps itself; the rules keep them apart and from CUDA.
+        buffer = res.add(file != null
+                ? RunBuffer.mappedFile(pd, file, (Long) p.value(Flag.MMAP_OFFSET), bytes, access,
+                        localSysData().pageSize())
+                : p.on(Flag.HUGEPAGES) ? RunBuffer.hugePages(pd, bytes, access)
+                : RunBuffer.allocate(p.memory(), pd, bytes, access,
                 note -> System.err.println(p.tool().perftestName() + ": " + note)));
         mr = buffer.region();
     }
@@ -283,6 +290,7 @@ public final class PerftestEngine implements AutoCloseable {
         VerbsSide.Builder b = VerbsSide.builder(qps, mr).completionQueues(sendCq, recvCq).events(channel)
                 .areas(localSend, localRecv).remote(remoteAddr, remoteRkey)
                 .postList(Math.max(1, p.workload().postList())).receiveDepth(Math.max(1, plan.rxDepth()))
+                .recvPostList(p.tool().bandwidth() ? (Integer) p.value(Flag.RECV_POST_LIST) : 1)
                 .sharedReceiveQueue(srq);
         if (qpType == QueuePairType.UD) {
             b.datagram(ahs, remoteQpn, QueuePairStates.UD_QKEY);

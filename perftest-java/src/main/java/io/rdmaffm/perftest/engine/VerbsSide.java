@@ -51,6 +51,10 @@ final class VerbsSide implements DataPath, AutoCloseable {
     private final RecvWorkRequests[] recvWrs;
     /** {@code --use-srq}: receives go here, not to the QPs (null: each QP's own receive queue). */
     private final SharedReceiveQueue srq;
+    /** {@code --recv_post_list}: receives are re-posted N at a time, once N of a QP's have completed. */
+    private final int recvPostList;
+    /** Per QP: completed receives not re-posted yet (with {@link #recvPostList} above 1). */
+    private final int[] unposted;
     private final Completions sendWc = new Completions(BATCH);
     private final Completions recvWc = new Completions(BATCH);
     /** Latency loops poll one completion at a time: exactly one is ever outstanding per CQ. */
@@ -64,6 +68,8 @@ final class VerbsSide implements DataPath, AutoCloseable {
         this.sendCq = Objects.requireNonNull(b.sendCq, "send CQ");
         this.recvCq = Objects.requireNonNull(b.recvCq, "receive CQ");
         this.srq = b.srq;
+        this.recvPostList = b.recvPostList;
+        this.unposted = new int[qps.length];
         this.channel = b.channel;
         this.mr = b.mr;
         this.localSend = b.localSend;
@@ -143,6 +149,16 @@ final class VerbsSide implements DataPath, AutoCloseable {
 
     @Override
     public void postRecv(int qp, int slot, int count) {
+        if (recvPostList > 1 && count == 1) {
+            // A QP's receives complete in the order they were posted, and the ring's depth is a multiple of N
+            // (the rules): the N slots ending at this one are free and contiguous.
+            if (++unposted[qp] < recvPostList) {
+                return;
+            }
+            unposted[qp] = 0;
+            slot -= recvPostList - 1;
+            count = recvPostList;
+        }
         if (srq != null) {
             srq.postRecv(recvWrs[qp], slot, count);
         } else {
@@ -263,6 +279,7 @@ final class VerbsSide implements DataPath, AutoCloseable {
         private int qkey;
         private int postList = 1;
         private int rxDepth = 1;
+        private int recvPostList = 1;
         private SharedReceiveQueue srq;
 
         private Builder(QueuePair[] qps, MemoryRegion mr) {
@@ -314,6 +331,12 @@ final class VerbsSide implements DataPath, AutoCloseable {
         /** Receives kept posted per QP. */
         Builder receiveDepth(int n) {
             this.rxDepth = n;
+            return this;
+        }
+
+        /** Receives re-posted per post call ({@code --recv_post_list}); the receive depth is a multiple of it. */
+        Builder recvPostList(int n) {
+            this.recvPostList = n;
             return this;
         }
 

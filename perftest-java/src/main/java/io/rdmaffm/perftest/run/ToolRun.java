@@ -60,6 +60,12 @@ public final class ToolRun {
         Instant started = Instant.now();
         // A GPU that cannot be had is bad set-up: said before the run listens for or meets its peer.
         RunBuffer.preflight(given.memory());
+        if (given.value(Flag.INLINE_RECV) instanceof Integer size && size != 0) {
+            // perftest 4.5 parses it into inline_recv_size and reads that nowhere; said, so it is not mistaken for
+            // an effect.
+            err.println(given.tool().perftestName() + ": --inline_recv has no effect (perftest 4.5 reads the size and "
+                    + "uses it nowhere)");
+        }
         try (ControlListener listener = given.isClient() ? null
                 : ControlListener.listen(given.endpoint().rdmaCmExchange(), given.endpoint().tcpPort(),
                         (Integer) given.value(Flag.RETRY_COUNT))) {

@@ -117,6 +117,8 @@ class ParameterRulesTest {
         expected.put("odp", false);
         expected.put("dualport", false);
         expected.put("report_per_port", false);
+        expected.put("inline_recv", 0);
+        expected.put("recv_post_list", 1);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
