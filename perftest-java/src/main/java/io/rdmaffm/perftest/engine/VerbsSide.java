@@ -38,6 +38,8 @@ final class VerbsSide implements DataPath, AutoCloseable {
     /** Non-null with {@code -e}: polls wait for completion events when a CQ is empty. */
     private final CompletionChannel channel;
     private final MemoryRegion mr;
+    /** Per QP: the lkey of its region ({@code mr}'s, or its own with {@code --mr_per_qp}). */
+    private final int[] lkeys;
     /** Per QP: the absolute addresses of the local send and receive areas, the peer's target and its rkey. */
     private final long[] localSend;
     private final long[] localRecv;
@@ -72,6 +74,10 @@ final class VerbsSide implements DataPath, AutoCloseable {
         this.unposted = new int[qps.length];
         this.channel = b.channel;
         this.mr = b.mr;
+        this.lkeys = b.lkeys != null ? b.lkeys : new int[qps.length];
+        if (b.lkeys == null) {
+            java.util.Arrays.fill(lkeys, mr.lkey());
+        }
         this.localSend = b.localSend;
         this.localRecv = b.localRecv;
         this.remoteAddr = b.remoteAddr;
@@ -103,7 +109,7 @@ final class VerbsSide implements DataPath, AutoCloseable {
             SendWorkRequests wrs = sendWrs[i];
             for (int j = 0; j < wrs.size(); j++) {
                 SendWorkRequests.Request r = wrs.get(j).wrId(i).opcode(opcode)
-                        .sge(0, localSend[i], (int) size, mr.lkey()).numSge(size == 0 ? 0 : 1);
+                        .sge(0, localSend[i], (int) size, lkeys[i]).numSge(size == 0 ? 0 : 1);
                 switch (opcode) {
                     case RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ -> r.rdma(remoteAddr[i], remoteRkey[i]);
                     case ATOMIC_FETCH_AND_ADD -> r.atomic(remoteAddr[i], remoteRkey[i], 1, 0);
@@ -122,7 +128,7 @@ final class VerbsSide implements DataPath, AutoCloseable {
     void postReceives(int depth, int recvBytes) {
         for (int i = 0; i < qps.length; i++) {
             for (int slot = 0; slot < depth; slot++) {
-                recvWrs[i].setRaw(slot, ((long) i << 32) | slot, localRecv[i], recvBytes, mr.lkey());
+                recvWrs[i].setRaw(slot, ((long) i << 32) | slot, localRecv[i], recvBytes, lkeys[i]);
             }
             if (srq != null) {
                 srq.postRecv(recvWrs[i], 0, depth);
@@ -280,6 +286,7 @@ final class VerbsSide implements DataPath, AutoCloseable {
         private int postList = 1;
         private int rxDepth = 1;
         private int recvPostList = 1;
+        private int[] lkeys;
         private SharedReceiveQueue srq;
 
         private Builder(QueuePair[] qps, MemoryRegion mr) {
@@ -337,6 +344,12 @@ final class VerbsSide implements DataPath, AutoCloseable {
         /** Receives re-posted per post call ({@code --recv_post_list}); the receive depth is a multiple of it. */
         Builder recvPostList(int n) {
             this.recvPostList = n;
+            return this;
+        }
+
+        /** Per QP: the lkey its work requests carry (default: the buffer's region's for every QP). */
+        Builder localKeys(int[] keys) {
+            this.lkeys = keys.clone();
             return this;
         }
 

@@ -67,6 +67,12 @@ public final class ParameterRules {
         // perftest ignores it there; a flag here never goes without effect.
         require(!rdmaCm || o.intFor(PKEY_INDEX, tool) == 0,
                 "--pkey_index with -R is not supported: rdma_cm chooses the P_Key from the route");
+        require(!o.given(SOURCE_IP) || o.text(SOURCE_IP).matches(
+                "((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)"),
+                "invalid --source_ip '" + o.text(SOURCE_IP) + "' (an IPv4 address, e.g. 10.0.0.1)");
+        require(!o.on(IPV6) || !o.given(GID_INDEX), "--ipv6 chooses the GID index: not with -x/--gid-index");
+        require(!o.on(IPV6) || !rdmaCm, "--ipv6 with -R is not supported: rdma_cm takes the GID of its route to the "
+                + "server's IPv4 address (perftest 4.5's rdma_cm is IPv4 only)");
         require(!o.given(TOS) || rdmaCm, "TOS only valid for rdma_cm based QP and RawEth QP (-T needs -R)");
         require(!o.given(TCLASS) || !rdmaCm,
                 "--tclass with -R is not supported: rdma_cm builds the address, use -T to set its class");
@@ -236,6 +242,7 @@ public final class ParameterRules {
                 + "--use_cuda)");
         require(!o.on(HUGEPAGES) || !o.given(MMAP), "--use_hugepages and --mmap both choose the buffer: give one");
         require(!o.on(HUGEPAGES) || !cuda, "--use_hugepages puts the buffer in host memory: not with --use_cuda");
+        require(!o.on(MR_PER_QP) || !cuda, "--mr_per_qp registers host memory once per QP: not with --use_cuda");
         if (!o.given(RECV_POST_LIST) || o.intGiven(RECV_POST_LIST) == 1) {
             return;
         }

@@ -231,6 +231,7 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
             case ATOMIC_TYPE -> w.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
             case USE_CUDA -> memoryJson(); // with --use_cuda_bus_id, --use_cuda_dmabuf, --mmap, --use_hugepages
             case OUTPUT -> output.verbosity().perftestName();
+            case SOURCE_IP -> flags.getOrDefault(f, "");
             case LIMIT_BW, LIMIT_MSGRATE -> flags.containsKey(f) ? Double.parseDouble((String) flags.get(f)) : null;
             // A flag whose JSON value is its value as given or defaulted needs no case.
             default -> flags.get(f);

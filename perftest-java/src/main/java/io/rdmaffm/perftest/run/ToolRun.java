@@ -67,7 +67,8 @@ public final class ToolRun {
                     + "uses it nowhere)");
         }
         try (ControlListener listener = given.isClient() ? null
-                : ControlListener.listen(given.endpoint().rdmaCmExchange(), given.endpoint().tcpPort(),
+                : ControlListener.listen(given.endpoint().rdmaCmExchange(), (String) given.value(Flag.SOURCE_IP),
+                        given.endpoint().tcpPort(),
                         (Integer) given.value(Flag.RETRY_COUNT))) {
             RunParameters p = given.withDevice(OpenDevice.deviceName(given));
             // Recording starts before the warm-up, so JFR's own start-up work is over before any window opens.
@@ -187,7 +188,8 @@ public final class ToolRun {
     private static ExchangeChannel channel(RunParameters p, RunPlan plan, OpenDevice dev, ControlListener listener,
             ExchangeTimeouts timeouts, RunReporter reporter) throws Exception {
         if (p.isClient()) {
-            ExchangeChannel ch = ControlListener.connect(p.endpoint().rdmaCmExchange(), p.endpoint().server(),
+            ExchangeChannel ch = ControlListener.connect(p.endpoint().rdmaCmExchange(),
+                    (String) p.value(Flag.SOURCE_IP), p.endpoint().server(),
                     p.endpoint().tcpPort(), timeouts.connect(), Warmup.PEER_ALLOWANCE,
                     (Integer) p.value(Flag.RETRY_COUNT));
             try {

@@ -95,6 +95,11 @@ class ToolCommandLineTest {
         "ib_send_bw -d dev0 -n 1001 --recv_post_list=4|Number of iterations must be a multiple of receive post list",
         "ib_send_bw -d dev0 -r 510 --recv_post_list=4|rx depth (-r 510) must be a multiple of the receive post list",
         "ib_send_bw -d dev0 --recv_post_list=0|receive post list (--recv_post_list) must be 1..16384, not 0",
+        "ib_send_lat -d dev0 --mr_per_qp|unknown option '--mr_per_qp'",
+        "ib_send_lat -d dev0 --ipv6 -x 1|--ipv6 chooses the GID index: not with -x/--gid-index",
+        "ib_write_bw -d dev0 --ipv6 -R|--ipv6 with -R is not supported: rdma_cm takes the GID of its route",
+        "ib_read_bw -d dev0 --source_ip=10.0.0.256|invalid --source_ip '10.0.0.256' (an IPv4 address, e.g. 10.0.0.1)",
+        "ib_send_lat -d dev0 --source_ip fe80::1|invalid --source_ip 'fe80::1'",
     })
     void badInputIsOneClearLineAndExitTwo(String command, String expected) {
         Result r = run(command.split(" "));

@@ -81,6 +81,16 @@ class BufferAndPostingFlagsTest {
         assertEquals(1, ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(RECV_POST_LIST, 1))
                 .value(RECV_POST_LIST));
         assertTrue(ParameterRules.check(Tool.ATOMIC_BW, new ToolOptions().with(OLD_POST_SEND)).on(OLD_POST_SEND));
+        // --source_ip: an IPv4 literal, as perftest's inet_addr reads it; the JSON says "" when not given.
+        assertEquals("10.77.0.1", ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(SOURCE_IP, "10.77.0.1"))
+                .describe("c").get("source_ip"));
+        assertEquals(true, ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(IPV6)).describe("c").get("ipv6"));
+        // --mr_per_qp: the bandwidth tools (perftest's help), host memory.
+        assertEquals(true, ParameterRules.check(Tool.READ_BW, new ToolOptions().with(MR_PER_QP).with(QPS, 2))
+                .describe("c").get("mr_per_qp"));
+        assertFalse(MR_PER_QP.takenBy(Tool.READ_LAT));
+        assertRefused("--mr_per_qp registers host memory once per QP: not with --use_cuda", Tool.WRITE_BW,
+                new ToolOptions().with(MR_PER_QP).with(USE_CUDA, "0"));
     }
 
     private static void assertRefused(String message, Tool tool, ToolOptions o) {
