@@ -61,8 +61,13 @@ class ConnectionSetupFlagsRdmaTest {
             String both = "\n--- client ---\n" + co.output() + "\n--- server ---\n" + so.output();
             assertEquals(0, co.exitCode(), "client" + both);
             assertEquals(0, so.exitCode(), "server" + both);
+            // Both perftests walk the table the same way: the same index, and an IPv6 GID (not ::ffff:a.b.c.d).
             String java = javaServer ? so.output() : co.output();
-            assertTrue(java.contains(" GID index       : " + gid + "\n"), "Java chose the IPv6 GID " + gid + both);
+            String cOut = javaServer ? co.output() : so.output();
+            String javaIndex = line(java, " GID index       : ");
+            assertEquals(line(cOut, " GID index       : "), javaIndex, "C and Java chose the same GID" + both);
+            assertTrue(!line(java, " GID: ").startsWith("00:00:00:00:00:00:00:00:00:00:255:255"),
+                    "an IPv6 GID (index " + javaIndex + "; the added address's RoCE v2 GID is " + gid + ")" + both);
         }
     }
 
@@ -109,6 +114,15 @@ class ConnectionSetupFlagsRdmaTest {
                 "--warmup", "0", ip))).await(60);
         assertTrue(bad.exitCode() != 0 && bad.output().contains("Failed to bind socket to --source_ip 192.0.2.7"),
                 bad.exitCode() + ": " + bad.output());
+    }
+
+    private static String line(String output, String prefix) {
+        for (String l : output.split("\n")) {
+            if (l.startsWith(prefix)) {
+                return l.substring(prefix.length()).trim();
+            }
+        }
+        throw new AssertionError("no line '" + prefix + "' in:\n" + output);
     }
 
     /** Adds the address (once) and waits for its RoCE v2 GID; returns its index. */
