@@ -2,7 +2,8 @@
 # The interoperability suites at full size on Soft-RoCE (natively or in the VM; CI runs their short forms in
 # scripts/test.sh): InteropRdmaTest with every case both ways (Java client against a C server and C client
 # against a Java server) and every duration case (each BW tool at 2 B, 4 KiB and 64 KiB, default cq_mod and
-# -Q 1, -q 2), QuietWindowRdmaTest for every tool at default flags, and CudaInteropRdmaTest with every
+# -Q 1, -q 2), QuietWindowRdmaTest for every tool at default flags, BufferFlagsRdmaTest (--use_hugepages,
+# --mmap against C both ways), and CudaInteropRdmaTest with every
 # --use_cuda case (stand-in libcuda). About 45 minutes in the emulated VM.
 #
 # usage: scripts/interop-full.sh
@@ -18,4 +19,4 @@ cd "$ROOT"
 MVN=(mvn -B -ntp)
 "${MVN[@]}" -q install -DskipTests || die "the build failed"
 "$SCRIPT_DIR/rdma-env.sh" --timeout 5400 -- "${MVN[@]}" -o surefire:test -pl perftest-java -Dinterop.full=true \
-	-Drdma.groups=rdma -Drdma.excludedGroups= -Dtest='InteropRdmaTest,QuietWindowRdmaTest,CudaInteropRdmaTest,CountersAndClassRdmaTest'
+	-Drdma.groups=rdma -Drdma.excludedGroups= -Dtest='InteropRdmaTest,QuietWindowRdmaTest,CudaInteropRdmaTest,CountersAndClassRdmaTest,BufferFlagsRdmaTest'

@@ -4,6 +4,7 @@ import io.rdmaffm.verbs.internal.Errors;
 import io.rdmaffm.verbs.raw.Constants;
 import io.rdmaffm.verbs.raw.Downcalls;
 import io.rdmaffm.verbs.raw.Ibv;
+import io.rdmaffm.verbs.raw.LibC;
 import io.rdmaffm.verbs.raw.Shim;
 import io.rdmaffm.verbs.raw.Structs;
 
@@ -71,6 +72,55 @@ public final class ProtectionDomain extends NativeObject {
         } catch (RuntimeException | Error e) {
             arena.close();
             throw e;
+        }
+    }
+
+    /**
+     * Allocates {@code bytes} rounded up to whole huge pages of {@code hugePageBytes} ({@code mmap} with
+     * {@code MAP_HUGETLB}, from the pool reserved in {@code /proc/sys/vm/nr_hugepages}) and registers them; the
+     * pages are unmapped when the region is closed, after deregistration.
+     *
+     * @throws VerbsException "mmap" with the errno (ENOMEM: too few huge pages free) when the pages cannot be had
+     */
+    public MemoryRegion allocateHugePageRegion(long bytes, long hugePageBytes, int accessFlags) {
+        if (bytes <= 0 || hugePageBytes <= 0) {
+            throw new IllegalArgumentException("region and page sizes must be positive, not " + bytes + ", "
+                    + hugePageBytes);
+        }
+        long length = (bytes + hugePageBytes - 1) / hugePageBytes * hugePageBytes;
+        MemorySegment at;
+        try {
+            // PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_HUGETLB (Linux values; the binding is Linux-only)
+            at = (MemorySegment) LibC.mmap.handle().invokeExact(Downcalls.errnoState(), MemorySegment.NULL, length,
+                    0x1 | 0x2, 0x02 | 0x20 | 0x40000, -1, 0L);
+        } catch (Throwable t) {
+            throw Errors.unchecked(t);
+        }
+        if (at.address() == -1L) {
+            throw Errors.of("mmap", Downcalls.errno(), length + " bytes of huge pages (" + hugePageBytes
+                    + "-byte pages, MAP_HUGETLB)");
+        }
+        Arena arena = Arena.ofShared();
+        MemorySegment seg = at.reinterpret(length, arena, s -> unmap(s, length));
+        try {
+            return register(seg, arena, accessFlags);
+        } catch (RuntimeException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    private static void unmap(MemorySegment at, long length) {
+        try {
+            int rc = (int) LibC.munmap.handle().invokeExact(Downcalls.errnoState(), at, length);
+            if (rc != 0) {
+                throw new IllegalStateException("munmap of " + length + " bytes of huge pages failed: errno "
+                        + Downcalls.errno());
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
         }
     }
 

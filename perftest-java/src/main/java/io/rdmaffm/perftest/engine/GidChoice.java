@@ -35,6 +35,19 @@ public final class GidChoice {
         return current == null ? -1 : current.index();
     }
 
+    /**
+     * With {@code --ipv6}: null when the chosen index holds an IPv6 GID, else why not (perftest falls back to an
+     * IPv4-mapped GID without a word; here the run is refused with the table's reason).
+     */
+    public static String noIpv6(List<GidEntry> table, int chosen) {
+        for (GidEntry g : table) {
+            if (g.index() == chosen && !g.isIpv4Mapped()) {
+                return null;
+            }
+        }
+        return "has no IPv6 GID, only IPv4-mapped ones (give its netdev an IPv6 address, or leave out --ipv6)";
+    }
+
     private static int rank(GidType t) {
         return switch (t) {
             case ROCE_V2 -> 2;

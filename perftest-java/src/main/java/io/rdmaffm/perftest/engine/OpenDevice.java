@@ -84,9 +84,10 @@ public final class OpenDevice implements AutoCloseable {
                 throw new IllegalStateException("port " + ibPort + " of " + name + " is " + port.state()
                         + ", not ACTIVE");
             }
-            checkPkeyIndex((Integer) p.value(Flag.PKEY_INDEX), port.pkeyTableLength(), name, ibPort, ctx);
-            checkLinkFlags(ParameterRules.forcedLink((String) p.value(Flag.FORCE_LINK)), (Integer) p.value(Flag.DLID),
-                    port.linkLayer(), name, ibPort);
+            int pkeyIndex = (Integer) p.value(Flag.PKEY_INDEX);
+            DeviceRules.pkeyIndex(pkeyIndex, port.pkeyTableLength(), name, ibPort, () -> ctx.queryPkey(ibPort, pkeyIndex));
+            DeviceRules.linkFlags(ParameterRules.forcedLink((String) p.value(Flag.FORCE_LINK)),
+                    (Integer) p.value(Flag.DLID), linkLayer(port.linkLayer()), name, ibPort);
             DeviceRules.check(p, capabilities(p, name, ctx, device));
             int gidIndex = gidIndex(p, ctx, port);
             GidEntry gid = gidIndex < 0 ? null : ctx.queryGid(ibPort, gidIndex);
@@ -97,41 +98,9 @@ public final class OpenDevice implements AutoCloseable {
         }
     }
 
-    /**
-     * {@code --pkey_index} against the port's P_Key table as the device reports it (pkey_tbl_len; Soft-RoCE has
-     * one entry): perftest checks only the device-wide max_pkeys and falls back to 0, which hides a wrong index.
-     */
-    static void checkPkeyIndex(int index, int tableLength, String name, int ibPort, Context ctx) {
-        if (index >= tableLength) {
-            throw new IllegalArgumentException("--pkey_index " + index + ": port " + ibPort + " of " + name + " has "
-                    + tableLength + " P_Key table entr" + (tableLength == 1 ? "y" : "ies") + " (pkey_tbl_len), index 0"
-                    + (tableLength > 1 ? ".." + (tableLength - 1) : "") + " only");
-        }
-        if (index > 0 && ctx.queryPkey(ibPort, index) == 0) {
-            throw new IllegalArgumentException("--pkey_index " + index + ": entry " + index + " of the P_Key table of "
-                    + name + " port " + ibPort + " is empty (P_Key 0)");
-        }
-    }
-
-    /**
-     * {@code --force-link} and {@code --dlid} against the port's link layer as the device reports it. perftest takes a
-     * forced type as true and goes on without the GRH RoCE needs (IB on Ethernet) or with a GID chosen as on RoCE
-     * (Ethernet on InfiniBand); it puts a LID into a RoCE address, where nothing reads it.
-     *
-     * @param forced "IB", "Ethernet", or null (not given)
-     * @param dlid   0: not given
-     */
-    static void checkLinkFlags(String forced, int dlid, LinkLayer link, String name, int ibPort) {
-        String is = link == LinkLayer.ETHERNET ? "Ethernet" : link == LinkLayer.INFINIBAND ? "IB" : "unspecified";
-        if (forced != null && !forced.equals(is)) {
-            throw new IllegalArgumentException("--force-link " + forced + ": port " + ibPort + " of " + name + " is "
-                    + is + " (its link_layer)" + (forced.equals("Ethernet")
-                    ? "; for a GRH on InfiniBand give a GID index (-x)" : "; perftest-java runs a port as the link it is"));
-        }
-        if (dlid != 0 && link != LinkLayer.INFINIBAND) {
-            throw new IllegalArgumentException("--dlid " + dlid + ": port " + ibPort + " of " + name + " is " + is
-                    + " (its link_layer): RoCE addresses the peer by its GID, a LID applies only on InfiniBand");
-        }
+    /** The link layer as DeviceRules names it: "Ethernet", "IB" or "unspecified". */
+    private static String linkLayer(LinkLayer link) {
+        return link == LinkLayer.ETHERNET ? "Ethernet" : link == LinkLayer.INFINIBAND ? "IB" : "unspecified";
     }
 
     /** What the device reports for the flags that need a capability; the extended query only where one asks. */
@@ -154,13 +123,23 @@ public final class OpenDevice implements AutoCloseable {
             }
             return p.endpoint().gidIndex();
         }
+        boolean ipv6 = p.on(Flag.IPV6);
         if (port.linkLayer() != LinkLayer.ETHERNET) {
+            if (ipv6) {
+                throw new InvalidParameterException("--ipv6 chooses among RoCE GIDs: port " + ibPort + " of " + name
+                        + " is " + port.linkLayer() + " (its address is its LID)");
+            }
             return -1;
         }
-        int best = GidChoice.best(ctx.gidTable(ibPort), false);
+        List<GidEntry> table = ctx.gidTable(ibPort);
+        int best = GidChoice.best(table, ipv6);
         if (best < 0) {
             throw new IllegalStateException("port " + ibPort + " of " + name
                     + " has no GID (does its netdev have an IP address?)");
+        }
+        String noIpv6 = ipv6 ? GidChoice.noIpv6(table, best) : null;
+        if (noIpv6 != null) {
+            throw new InvalidParameterException("--ipv6: port " + ibPort + " of " + name + " " + noIpv6);
         }
         return best;
     }

@@ -55,6 +55,8 @@ public final class PerftestEngine implements AutoCloseable {
     /** {@code --use-srq} on a side that receives: every QP's receives come from it. */
     private SharedReceiveQueue srq;
     private MemoryRegion mr;
+    /** Per QP: the region its work requests use and its peer addresses ({@code mr} unless {@code --mr_per_qp}). */
+    private MemoryRegion[] qpRegions;
     private RunBuffer buffer;
     private long slot;
     private QueuePair[] qps;
@@ -206,9 +208,22 @@ public final class PerftestEngine implements AutoCloseable {
         int access = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ | Access.REMOTE_ATOMIC
                 | MemoryAccess.optional(p);
         // Host memory, or GPU memory with --use_cuda (a dma-buf fallback is said on stderr: stdout is perftest's).
-        buffer = res.add(RunBuffer.allocate(p.memory(), pd, 2 * numQps * slot, access,
+        long bytes = 2 * numQps * slot;
+        Path file = (Path) p.value(Flag.MMAP);
+        // --mmap and --use_hugepages are host memory the run maps itself; the rules keep them apart and from CUDA.
+        buffer = res.add(file != null
+                ? RunBuffer.mappedFile(pd, file, (Long) p.value(Flag.MMAP_OFFSET), bytes, access,
+                        localSysData().pageSize())
+                : p.on(Flag.HUGEPAGES) ? RunBuffer.hugePages(pd, bytes, access)
+                : RunBuffer.allocate(p.memory(), pd, bytes, access,
                 note -> System.err.println(p.tool().perftestName() + ": " + note)));
         mr = buffer.region();
+        qpRegions = new MemoryRegion[numQps];
+        for (int i = 0; i < numQps; i++) {
+            // --mr_per_qp: QP i's own registration of the buffer (its own lkey and rkey, as perftest gives each QP
+            // its own MR); the areas stay where the verifier and the loops expect them.
+            qpRegions[i] = i > 0 && p.on(Flag.MR_PER_QP) ? res.add(pd.registerMemory(mr.segment(), access)) : mr;
+        }
     }
 
     private QueuePairInit queuePairInit() {
@@ -236,7 +251,7 @@ public final class PerftestEngine implements AutoCloseable {
         for (int i = 0; i < numQps; i++) {
             // With -R the PSN is rdma_cm's choice; perftest still prints a random one, and so do we.
             int psn = rnd.nextInt() & 0xffffff;
-            local[i] = new PingPongDest(dev.lid(), plan.outReads(), qps[i].qpNumber(), psn, mr.rkey(),
+            local[i] = new PingPongDest(dev.lid(), plan.outReads(), qps[i].qpNumber(), psn, qpRegions[i].rkey(),
                     mr.address() + (numQps + i) * slot, gid, 0);
         }
         verifier = new Verifier(p, buffer, slot);
@@ -283,6 +298,8 @@ public final class PerftestEngine implements AutoCloseable {
         VerbsSide.Builder b = VerbsSide.builder(qps, mr).completionQueues(sendCq, recvCq).events(channel)
                 .areas(localSend, localRecv).remote(remoteAddr, remoteRkey)
                 .postList(Math.max(1, p.workload().postList())).receiveDepth(Math.max(1, plan.rxDepth()))
+                .recvPostList(p.tool().bandwidth() ? (Integer) p.value(Flag.RECV_POST_LIST) : 1)
+                .localKeys(java.util.Arrays.stream(qpRegions).mapToInt(MemoryRegion::lkey).toArray())
                 .sharedReceiveQueue(srq);
         if (qpType == QueuePairType.UD) {
             b.datagram(ahs, remoteQpn, QueuePairStates.UD_QKEY);

@@ -54,7 +54,9 @@ final class RdmaCmConnector {
         }
         listener = res.add(events.createId(PortSpace.TCP));
         try {
-            listener.bindAddress(new InetSocketAddress("0.0.0.0", p.endpoint().tcpPort()));
+            // --source_ip: listen on that address only, as perftest's rdma_cm server does.
+            listener.bindAddress(new InetSocketAddress(p.value(Flag.SOURCE_IP) instanceof String src ? src : "0.0.0.0",
+                    p.endpoint().tcpPort()));
             // -T: connections accepted on this id take its type of service.
             setTypeOfService(listener);
             listener.listen(p.workload().numQps());
@@ -116,7 +118,8 @@ final class RdmaCmConnector {
         while (true) {
             CmId id = events.createId(PortSpace.TCP);
             try {
-                id.resolveAddress(null, target, RESOLVE_TIMEOUT);
+                id.resolveAddress(p.value(Flag.SOURCE_IP) instanceof String src ? new InetSocketAddress(ipv4(src), 0)
+                        : null, target, RESOLVE_TIMEOUT);
                 // -T between the two resolutions, as perftest does: the route then carries the class.
                 setTypeOfService(id);
                 id.resolveRoute(RESOLVE_TIMEOUT);

@@ -38,6 +38,8 @@ final class VerbsSide implements DataPath, AutoCloseable {
     /** Non-null with {@code -e}: polls wait for completion events when a CQ is empty. */
     private final CompletionChannel channel;
     private final MemoryRegion mr;
+    /** Per QP: the lkey of its region ({@code mr}'s, or its own with {@code --mr_per_qp}). */
+    private final int[] lkeys;
     /** Per QP: the absolute addresses of the local send and receive areas, the peer's target and its rkey. */
     private final long[] localSend;
     private final long[] localRecv;
@@ -51,6 +53,10 @@ final class VerbsSide implements DataPath, AutoCloseable {
     private final RecvWorkRequests[] recvWrs;
     /** {@code --use-srq}: receives go here, not to the QPs (null: each QP's own receive queue). */
     private final SharedReceiveQueue srq;
+    /** {@code --recv_post_list}: receives are re-posted N at a time, once N of a QP's have completed. */
+    private final int recvPostList;
+    /** Per QP: completed receives not re-posted yet (with {@link #recvPostList} above 1). */
+    private final int[] unposted;
     private final Completions sendWc = new Completions(BATCH);
     private final Completions recvWc = new Completions(BATCH);
     /** Latency loops poll one completion at a time: exactly one is ever outstanding per CQ. */
@@ -64,8 +70,14 @@ final class VerbsSide implements DataPath, AutoCloseable {
         this.sendCq = Objects.requireNonNull(b.sendCq, "send CQ");
         this.recvCq = Objects.requireNonNull(b.recvCq, "receive CQ");
         this.srq = b.srq;
+        this.recvPostList = b.recvPostList;
+        this.unposted = new int[qps.length];
         this.channel = b.channel;
         this.mr = b.mr;
+        this.lkeys = b.lkeys != null ? b.lkeys : new int[qps.length];
+        if (b.lkeys == null) {
+            java.util.Arrays.fill(lkeys, mr.lkey());
+        }
         this.localSend = b.localSend;
         this.localRecv = b.localRecv;
         this.remoteAddr = b.remoteAddr;
@@ -97,7 +109,7 @@ final class VerbsSide implements DataPath, AutoCloseable {
             SendWorkRequests wrs = sendWrs[i];
             for (int j = 0; j < wrs.size(); j++) {
                 SendWorkRequests.Request r = wrs.get(j).wrId(i).opcode(opcode)
-                        .sge(0, localSend[i], (int) size, mr.lkey()).numSge(size == 0 ? 0 : 1);
+                        .sge(0, localSend[i], (int) size, lkeys[i]).numSge(size == 0 ? 0 : 1);
                 switch (opcode) {
                     case RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ -> r.rdma(remoteAddr[i], remoteRkey[i]);
                     case ATOMIC_FETCH_AND_ADD -> r.atomic(remoteAddr[i], remoteRkey[i], 1, 0);
@@ -116,7 +128,7 @@ final class VerbsSide implements DataPath, AutoCloseable {
     void postReceives(int depth, int recvBytes) {
         for (int i = 0; i < qps.length; i++) {
             for (int slot = 0; slot < depth; slot++) {
-                recvWrs[i].setRaw(slot, ((long) i << 32) | slot, localRecv[i], recvBytes, mr.lkey());
+                recvWrs[i].setRaw(slot, ((long) i << 32) | slot, localRecv[i], recvBytes, lkeys[i]);
             }
             if (srq != null) {
                 srq.postRecv(recvWrs[i], 0, depth);
@@ -143,6 +155,16 @@ final class VerbsSide implements DataPath, AutoCloseable {
 
     @Override
     public void postRecv(int qp, int slot, int count) {
+        if (recvPostList > 1 && count == 1) {
+            // A QP's receives complete in the order they were posted, and the ring's depth is a multiple of N
+            // (the rules): the N slots ending at this one are free and contiguous.
+            if (++unposted[qp] < recvPostList) {
+                return;
+            }
+            unposted[qp] = 0;
+            slot -= recvPostList - 1;
+            count = recvPostList;
+        }
         if (srq != null) {
             srq.postRecv(recvWrs[qp], slot, count);
         } else {
@@ -263,6 +285,8 @@ final class VerbsSide implements DataPath, AutoCloseable {
         private int qkey;
         private int postList = 1;
         private int rxDepth = 1;
+        private int recvPostList = 1;
+        private int[] lkeys;
         private SharedReceiveQueue srq;
 
         private Builder(QueuePair[] qps, MemoryRegion mr) {
@@ -314,6 +338,18 @@ final class VerbsSide implements DataPath, AutoCloseable {
         /** Receives kept posted per QP. */
         Builder receiveDepth(int n) {
             this.rxDepth = n;
+            return this;
+        }
+
+        /** Receives re-posted per post call ({@code --recv_post_list}); the receive depth is a multiple of it. */
+        Builder recvPostList(int n) {
+            this.recvPostList = n;
+            return this;
+        }
+
+        /** Per QP: the lkey its work requests carry (default: the buffer's region's for every QP). */
+        Builder localKeys(int[] keys) {
+            this.lkeys = keys.clone();
             return this;
         }
 

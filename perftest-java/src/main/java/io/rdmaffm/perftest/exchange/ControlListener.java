@@ -20,7 +20,13 @@ public interface ControlListener extends AutoCloseable {
      * {@code retryCount}) or TCP.
      */
     static ControlListener listen(boolean rdmaCm, int port, int retryCount) throws ExchangeException {
-        return rdmaCm ? RdmaCmControlChannel.listen(port, retryCount) : ExchangeListener.listen(null, port, false);
+        return listen(rdmaCm, null, port, retryCount);
+    }
+
+    /** As above, listening on {@code sourceIp} only ({@code --source_ip}; null: every address). */
+    static ControlListener listen(boolean rdmaCm, String sourceIp, int port, int retryCount) throws ExchangeException {
+        return rdmaCm ? RdmaCmControlChannel.listen(sourceIp, port, retryCount)
+                : ExchangeListener.listen(sourceIp, port, false);
     }
 
     /**
@@ -30,7 +36,13 @@ public interface ControlListener extends AutoCloseable {
      */
     static ExchangeChannel connect(boolean rdmaCm, String host, int port, Duration connect, Duration warmupAllowance,
             int retryCount) throws ExchangeException {
-        return rdmaCm ? RdmaCmControlChannel.connect(host, port, connect, warmupAllowance, retryCount)
-                : TcpExchangeChannel.connect(host, port, connect, false);
+        return connect(rdmaCm, null, host, port, connect, warmupAllowance, retryCount);
+    }
+
+    /** As above, from {@code sourceIp} ({@code --source_ip}; null: the routing table's choice). */
+    static ExchangeChannel connect(boolean rdmaCm, String sourceIp, String host, int port, Duration connect,
+            Duration warmupAllowance, int retryCount) throws ExchangeException {
+        return rdmaCm ? RdmaCmControlChannel.connect(sourceIp, host, port, connect, warmupAllowance, retryCount)
+                : TcpExchangeChannel.connect(sourceIp, host, port, connect, false);
     }
 }

@@ -108,6 +108,13 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
     /** As above, with the control QP's retry count ({@code --retry_count}, 0..7). */
     public static RdmaCmControlChannel connect(String host, int port, Duration timeout, Duration answerAllowance,
             int retryCount) throws ExchangeException {
+        return connect(null, host, port, timeout, answerAllowance, retryCount);
+    }
+
+    /** As above, resolving from {@code sourceIp} ({@code --source_ip}; null: the routing table's choice). */
+    public static RdmaCmControlChannel connect(String sourceIp, String host, int port, Duration timeout,
+            Duration answerAllowance, int retryCount) throws ExchangeException {
+        InetSocketAddress source = sourceIp == null ? null : new InetSocketAddress(ipv4(sourceIp), 0);
         InetAddress address = ipv4(host);
         InetSocketAddress target = new InetSocketAddress(address, port);
         String peer = address.getHostAddress() + ":" + port;
@@ -124,7 +131,7 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
                 }
                 CmId id = events.createId(PortSpace.TCP);
                 try {
-                    id.resolveAddress(null, target, RESOLVE_TIMEOUT);
+                    id.resolveAddress(source, target, RESOLVE_TIMEOUT);
                     id.resolveRoute(RESOLVE_TIMEOUT);
                     if (res == null) {
                         res = new Resources(id.context());
@@ -173,7 +180,12 @@ public final class RdmaCmControlChannel implements ExchangeChannel {
 
     /** As above; the accepted control QP gets {@code retryCount} ({@code --retry_count}, 0..7). */
     public static RdmaCmControlListener listen(int port, int retryCount) throws ExchangeException {
-        return new RdmaCmControlListener(port, retryCount);
+        return listen(null, port, retryCount);
+    }
+
+    /** As above, listening on {@code sourceIp} only ({@code --source_ip}; null: the wildcard address). */
+    public static RdmaCmControlListener listen(String sourceIp, int port, int retryCount) throws ExchangeException {
+        return new RdmaCmControlListener(sourceIp == null ? "0.0.0.0" : sourceIp, port, retryCount);
     }
 
     /**

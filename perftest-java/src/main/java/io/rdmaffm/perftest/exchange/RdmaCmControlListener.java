@@ -21,14 +21,14 @@ public final class RdmaCmControlListener implements ControlListener {
     private final CmId listenId;
     private boolean handedOver;
 
-    RdmaCmControlListener(int port, int retryCount) throws ExchangeException {
+    RdmaCmControlListener(String address, int port, int retryCount) throws ExchangeException {
         this.port = port;
         this.retryCount = retryCount;
         this.events = EventChannel.create();
         CmId l = null;
         try {
             l = events.createId(PortSpace.TCP);
-            l.bindAddress(new InetSocketAddress("0.0.0.0", port));
+            l.bindAddress(new InetSocketAddress(address, port));
             l.listen(1);
         } catch (VerbsException e) {
             RdmaCmControlChannel.closeQuietly(l);

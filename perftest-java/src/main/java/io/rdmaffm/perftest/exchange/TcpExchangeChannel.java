@@ -47,6 +47,17 @@ public final class TcpExchangeChannel implements ExchangeChannel {
      */
     public static TcpExchangeChannel connect(String host, int port, Duration timeout, boolean preferIpv6)
             throws ExchangeException {
+        return connect(null, host, port, timeout, preferIpv6);
+    }
+
+    /**
+     * As above, the socket bound to {@code sourceIp} first ({@code --source_ip}, as perftest binds it; null: the
+     * routing table's choice).
+     *
+     * @throws ExchangeException also "cannot bind to --source_ip …" when the address is not this host's
+     */
+    public static TcpExchangeChannel connect(String sourceIp, String host, int port, Duration timeout,
+            boolean preferIpv6) throws ExchangeException {
         String target = hostPort(host, port);
         InetAddress[] all;
         try {
@@ -74,6 +85,9 @@ public final class TcpExchangeChannel implements ExchangeChannel {
             }
             Socket s = new Socket();
             try {
+                if (sourceIp != null) {
+                    bind(s, sourceIp);
+                }
                 s.connect(new InetSocketAddress(a, port), (int) Math.min(Integer.MAX_VALUE, leftMs));
                 return new TcpExchangeChannel(s, Role.CLIENT, target);
             } catch (IOException e) {
@@ -223,6 +237,17 @@ public final class TcpExchangeChannel implements ExchangeChannel {
 
     static String hostPort(String host, int port) {
         return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    private static void bind(Socket s, String sourceIp) throws ExchangeException {
+        try {
+            s.bind(new InetSocketAddress(InetAddress.getByName(sourceIp), 0));
+        } catch (IOException e) {
+            closeQuietly(s);
+            // perftest: "Failed to bind socket"
+            throw ExchangeException.beforeConnection("Failed to bind socket to --source_ip " + sourceIp + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     private static void closeQuietly(Socket s) {

@@ -32,6 +32,48 @@ public final class DeviceRules {
         }
     }
 
+    /**
+     * {@code --pkey_index} against the port's P_Key table as the device reports it (pkey_tbl_len; Soft-RoCE has
+     * one entry): perftest checks only the device-wide max_pkeys and falls back to 0, which hides a wrong index.
+     *
+     * @param pkeyAtIndex the P_Key at {@code index}, queried only for an index above 0 inside the table
+     * @throws InvalidParameterException naming the port and its table
+     */
+    public static void pkeyIndex(int index, int tableLength, String device, int port,
+                                 java.util.function.IntSupplier pkeyAtIndex) {
+        if (index >= tableLength) {
+            throw new InvalidParameterException("--pkey_index " + index + ": port " + port + " of " + device + " has "
+                    + tableLength + " P_Key table entr" + (tableLength == 1 ? "y" : "ies") + " (pkey_tbl_len), index 0"
+                    + (tableLength > 1 ? ".." + (tableLength - 1) : "") + " only");
+        }
+        if (index > 0 && pkeyAtIndex.getAsInt() == 0) {
+            throw new InvalidParameterException("--pkey_index " + index + ": entry " + index + " of the P_Key table of "
+                    + device + " port " + port + " is empty (P_Key 0)");
+        }
+    }
+
+    /**
+     * {@code --force-link} and {@code --dlid} against the port's link layer as the device reports it. perftest takes
+     * a forced type as true and goes on without the GRH RoCE needs (IB on Ethernet) or with a GID chosen as on RoCE
+     * (Ethernet on InfiniBand); it puts a LID into a RoCE address, where nothing reads it.
+     *
+     * @param forced "IB", "Ethernet", or null (not given)
+     * @param dlid   0: not given
+     * @param link   the port's link layer: "Ethernet", "IB" or "unspecified"
+     * @throws InvalidParameterException naming the port and its link layer
+     */
+    public static void linkFlags(String forced, int dlid, String link, String device, int port) {
+        if (forced != null && !forced.equals(link)) {
+            throw new InvalidParameterException("--force-link " + forced + ": port " + port + " of " + device + " is "
+                    + link + " (its link_layer)" + (forced.equals("Ethernet")
+                    ? "; for a GRH on InfiniBand give a GID index (-x)" : "; perftest-java runs a port as the link it is"));
+        }
+        if (dlid != 0 && !link.equals("IB")) {
+            throw new InvalidParameterException("--dlid " + dlid + ": port " + port + " of " + device + " is " + link
+                    + " (its link_layer): RoCE addresses the peer by its GID, a LID applies only on InfiniBand");
+        }
+    }
+
     /** perftest refuses a vector above num_comp_vectors; the last valid one is num_comp_vectors - 1. */
     private static void vector(RunParameters p, DeviceCapabilities c) {
         int vector = (Integer) p.value(Flag.VECTOR);

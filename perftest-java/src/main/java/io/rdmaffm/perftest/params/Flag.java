@@ -24,6 +24,13 @@ public enum Flag {
             .range(1, 255, "invalid -i/--ib-port %d (ports start at 1)").json("ib_port"), "-i", "--ib-port"),
     GID_INDEX(integer("IDX", "GID index (RoCE default: chosen as perftest does, preferring RoCE v2 IPv4-mapped).")
             .byDefault(-1).range(0, 255, "invalid -x/--gid-index %d").json("gid_index"), "-x", "--gid-index"),
+    // perftest's inet_addr: an IPv4 literal. The JSON shows "" when the routing table chooses (RunParameters).
+    SOURCE_IP(text("IP", "Source IPv4 address of the connection set-up: the client's exchange socket and rdma_cm "
+            + "address, the server's listening address (default: from the routing table).").json("source_ip"),
+            "--source_ip"),
+    // perftest 4.5's --ipv6 only turns its automatic GID choice to IPv6 (its TCP and rdma_cm exchanges are IPv4).
+    IPV6(flag("RoCE: choose an IPv6 GID (not IPv4-mapped) as the automatic GID index (not with -x or -R).")
+            .json("ipv6"), "--ipv6"),
     TCP_PORT(integer("PORT", "TCP port of the exchange (default: 18515).").byDefault(18515)
             .range(1, 65535, "invalid -p/--port %d").json("tcp_port"), "-p", "--port"),
     SIZE(text("SIZE", "Message size in bytes (K/M suffixes).").byDefault("65536", "2").json("size"), "-s", "--size"),
@@ -174,21 +181,37 @@ public enum Flag {
     USE_CUDA_DMABUF(flag("Register the GPU buffer as a dma-buf (ibv_reg_dmabuf_mr) instead of peer memory; falls "
             + "back, saying so, where refused."), "--use_cuda_dmabuf"),
 
+    // ---- the buffer and how work requests are posted ----
+    // perftest attaches a SysV huge-page segment; perftest-java maps MAP_HUGETLB pages: the same reserved pool.
+    // The JSON's "memory" (USE_CUDA's key) names huge pages or the file and offset (RunParameters.jsonValue).
+    HUGEPAGES(flag("Put the buffer in huge pages (needs pages reserved: /proc/sys/vm/nr_hugepages)."),
+            "--use_hugepages"),
+    MMAP(path("FILE", "Use FILE, mapped shared and read-write, as the buffer (it must hold the whole buffer "
+            + "from --mmap-offset on)."), "--mmap"),
+    MMAP_OFFSET(longInteger("BYTES", "Where the buffer starts in the --mmap file: a multiple of the page size "
+            + "(default: 0).").byDefault(0L).range(0, Long.MAX_VALUE, "invalid --mmap-offset %d (bytes into the file)"),
+            "--mmap-offset"),
+    // perftest gives each QP its own buffer and MR; here each QP's MR covers the run's one buffer (its own keys).
+    MR_PER_QP(flag("Register a memory region per QP: each QP posts and is addressed with its own lkey and rkey.")
+            .on(Tools.BANDWIDTH).json("mr_per_qp"), "--mr_per_qp"),
+    // perftest posts through ibv_wr_* on ConnectX, BlueField and EFA only, ibv_post_send elsewhere (rxe among them:
+    // its banner says "ibv_wr* API : OFF" there); perftest-java always posts through ibv_post_send.
+    OLD_POST_SEND(flag("Post through ibv_post_send (perftest-java's only post path; perftest's too on devices other "
+            + "than ConnectX, BlueField and EFA)."), "--use_old_post_send"),
+    // perftest 4.5 reads it into inline_recv_size and uses it nowhere: accepted, said on stderr, no effect.
+    INLINE_RECV(integer("BYTES", "Accepted as perftest 4.5 accepts it: it reads the size and uses it nowhere "
+            + "(said on stderr).").on(Tools.NOT_WRITE).byDefault(0).range(0, Integer.MAX_VALUE, "invalid --inline_recv %d")
+            .json("inline_recv"), "--inline_recv"),
+    RECV_POST_LIST(integer("N", "Post receives N at a time (ib_send_bw; -n and -r multiples of N).")
+            .on(Tools.BANDWIDTH).byDefault(1).range(1, 16384, "receive post list (--recv_post_list) must be "
+                    + "1..16384, not %d").json("recv_post_list"), "--recv_post_list"),
+
     // ---- perftest's, not supported yet: refused by name (perftest-java never ignores a flag) ----
     MCG(refused(Kind.BOOLEAN), "-g", "--mcg"),
     MGID(refused(Kind.STRING), "-M", "--MGID"),
     CYCLES(refused(Kind.BOOLEAN), "-C", "--report-cycles"),
     RUN_INFINITELY(refused(Kind.BOOLEAN), "--run_infinitely"),
-    MMAP(refused(Kind.STRING), "--mmap"),
-    MMAP_OFFSET(refused(Kind.STRING), "--mmap-offset"),
-    HUGEPAGES(refused(Kind.BOOLEAN), "--use_hugepages"),
-    MR_PER_QP(refused(Kind.BOOLEAN), "--mr_per_qp"),
-    SOURCE_IP(refused(Kind.STRING), "--source_ip"),
-    IPV6(refused(Kind.BOOLEAN), "--ipv6"),
-    OLD_POST_SEND(refused(Kind.BOOLEAN), "--use_old_post_send"),
     REVERSED(refused(Kind.BOOLEAN), "--reversed"),
-    INLINE_RECV(refused(Kind.STRING), "--inline_recv"),
-    RECV_POST_LIST(refused(Kind.STRING), "--recv_post_list"),
     RATE_LIMIT(refused(Kind.STRING), "--rate_limit"),
     RATE_UNITS(refused(Kind.STRING), "--rate_units"),
     RATE_LIMIT_TYPE(refused(Kind.STRING), "--rate_limit_type"),
@@ -213,7 +236,7 @@ public enum Flag {
 
     /** Which tools take a flag, as the C tools do. */
     public enum Tools {
-        ALL, BANDWIDTH, LATENCY, SEND_AND_WRITE, READ_AND_ATOMIC, ATOMIC;
+        ALL, BANDWIDTH, LATENCY, SEND_AND_WRITE, READ_AND_ATOMIC, ATOMIC, NOT_WRITE;
 
         boolean has(Tool t) {
             return switch (this) {
@@ -223,6 +246,7 @@ public enum Flag {
                 case SEND_AND_WRITE -> t.verb() == Verb.SEND || t.verb() == Verb.WRITE;
                 case READ_AND_ATOMIC -> t.verb() == Verb.READ || t.verb() == Verb.ATOMIC;
                 case ATOMIC -> t.verb() == Verb.ATOMIC;
+                case NOT_WRITE -> t.verb() != Verb.WRITE;
             };
         }
     }

@@ -67,6 +67,12 @@ public final class ParameterRules {
         // perftest ignores it there; a flag here never goes without effect.
         require(!rdmaCm || o.intFor(PKEY_INDEX, tool) == 0,
                 "--pkey_index with -R is not supported: rdma_cm chooses the P_Key from the route");
+        require(!o.given(SOURCE_IP) || o.text(SOURCE_IP).matches(
+                "((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)"),
+                "invalid --source_ip '" + o.text(SOURCE_IP) + "' (an IPv4 address, e.g. 10.0.0.1)");
+        require(!o.on(IPV6) || !o.given(GID_INDEX), "--ipv6 chooses the GID index: not with -x/--gid-index");
+        require(!o.on(IPV6) || !rdmaCm, "--ipv6 with -R is not supported: rdma_cm takes the GID of its route to the "
+                + "server's IPv4 address (perftest 4.5's rdma_cm is IPv4 only)");
         require(!o.given(TOS) || rdmaCm, "TOS only valid for rdma_cm based QP and RawEth QP (-T needs -R)");
         require(!o.given(TCLASS) || !rdmaCm,
                 "--tclass with -R is not supported: rdma_cm builds the address, use -T to set its class");
@@ -85,6 +91,7 @@ public final class ParameterRules {
                 "report per port feature work only with Duration and Dualport");
         require(!o.on(ODP) || (!o.given(USE_CUDA) && !o.given(USE_CUDA_BUS_ID)),
                 "--odp pages host memory: not with --use_cuda/--use_cuda_bus_id");
+        bufferAndPosting(tool, o, iterations);
         if (o.given(ROCM)) {
             throw new InvalidParameterException(RocmRuntime.refusal(RocmRuntime::loadable));
         }
@@ -221,6 +228,32 @@ public final class ParameterRules {
         require(v >= 1 && v <= tx, "post list (-l) must be 1..tx depth (" + tx + ")");
         require(iterations % v == 0, "iterations (-n) must be a multiple of the post list (-l)");
         return v;
+    }
+
+    /**
+     * Where the buffer lives ({@code --use_hugepages}, {@code --mmap}) and how receives are posted
+     * ({@code --recv_post_list}): perftest lets one buffer choice silently win over another and accepts a receive
+     * list where nothing receives; here each is one line.
+     */
+    private static void bufferAndPosting(Tool tool, ToolOptions o, long iterations) {
+        boolean cuda = o.given(USE_CUDA) || o.given(USE_CUDA_BUS_ID);
+        require(!o.given(MMAP_OFFSET) || o.given(MMAP), "--mmap-offset needs --mmap FILE");
+        require(!o.given(MMAP) || !cuda, "You cannot use CUDA and an mmap'd file at the same time (--mmap with "
+                + "--use_cuda)");
+        require(!o.on(HUGEPAGES) || !o.given(MMAP), "--use_hugepages and --mmap both choose the buffer: give one");
+        require(!o.on(HUGEPAGES) || !cuda, "--use_hugepages puts the buffer in host memory: not with --use_cuda");
+        require(!o.on(MR_PER_QP) || !cuda, "--mr_per_qp registers host memory once per QP: not with --use_cuda");
+        if (!o.given(RECV_POST_LIST) || o.intGiven(RECV_POST_LIST) == 1) {
+            return;
+        }
+        int n = o.intGiven(RECV_POST_LIST);
+        RECV_POST_LIST.check(n);
+        require(tool.verb() == Verb.SEND, "--recv_post_list posts receives: only ib_send_bw receives ("
+                + tool.perftestName() + " posts none)");
+        require(o.given(DURATION) || iterations % n == 0,
+                "Number of iterations must be a multiple of receive post list size (-n, --recv_post_list)");
+        require(o.intFor(RX_DEPTH, tool) % n == 0, "rx depth (-r " + o.intFor(RX_DEPTH, tool)
+                + ") must be a multiple of the receive post list (--recv_post_list " + n + ")");
     }
 
     private static int mtu(Tool tool, ToolOptions o) {

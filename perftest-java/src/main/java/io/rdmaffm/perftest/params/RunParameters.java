@@ -207,6 +207,15 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
      * The value the run uses for {@code f}, as the JSON shows it: the resolved component where the rules derive
      * one, else the flag's value as given or defaulted.
      */
+    /** Where the buffer lives: the GPU or host memory, huge pages ({@code --use_hugepages}) or a file ({@code --mmap}). */
+    private String memoryJson() {
+        if (flags.get(Flag.MMAP) instanceof java.nio.file.Path file) {
+            long offset = (Long) flags.get(Flag.MMAP_OFFSET);
+            return "file " + file + (offset == 0 ? "" : " from offset " + offset);
+        }
+        return Boolean.TRUE.equals(flags.get(Flag.HUGEPAGES)) ? "huge pages" : memory.describe();
+    }
+
     Object jsonValue(Flag f) {
         Endpoint e = endpoint;
         Workload w = workload;
@@ -220,8 +229,9 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
             case INLINE_SIZE -> Math.max(0, w.inlineSize);
             case CQ_MODERATION -> w.cqModeration > 0 ? w.cqModeration : ParameterRules.DEFAULT_CQ_MODERATION;
             case ATOMIC_TYPE -> w.compareAndSwap ? "CMP_AND_SWAP" : "FETCH_AND_ADD";
-            case USE_CUDA -> memory.describe(); // with --use_cuda_bus_id and --use_cuda_dmabuf folded in
+            case USE_CUDA -> memoryJson(); // with --use_cuda_bus_id, --use_cuda_dmabuf, --mmap, --use_hugepages
             case OUTPUT -> output.verbosity().perftestName();
+            case SOURCE_IP -> flags.getOrDefault(f, "");
             case LIMIT_BW, LIMIT_MSGRATE -> flags.containsKey(f) ? Double.parseDouble((String) flags.get(f)) : null;
             // A flag whose JSON value is its value as given or defaulted needs no case.
             default -> flags.get(f);

@@ -169,7 +169,7 @@ final class ToolParticipant implements ScriptRunner.Participant {
         return BannerInfo.builder(p.tool(), p.role()).bidirectional(w.bidirectional()).device(dev.name())
                 .numQps(w.numQps()).useSrq(p.on(Flag.SRQ)).transportType("IB").connectionType(p.endpoint().connection().name())
                 .pcieRelaxOrder(MemoryAccess.relaxedOrdering(p) ? "ON" : "OFF").wrApi(false).txDepth(plan.txDepth())
-                .postList(w.postList()).rxDepth(plan.rxDepth()).cqModeration(plan.cqMod())
+                .postList(w.postList()).recvPostList(p.tool().bandwidth() ? (Integer) p.value(Flag.RECV_POST_LIST) : 1).rxDepth(plan.rxDepth()).cqModeration(plan.cqMod())
                 .mtuBytes(engine.mtuBytes()).linkType(dev.roce() ? "Ethernet" : "IB").gidIndex(dev.gidIndex())
                 .maxInline(plan.inlineSize()).outstandingReads(plan.outReads())
                 .atomicType(w.compareAndSwap() ? "CMP_AND_SWAP" : "FETCH_AND_ADD").rdmaCmQps(p.endpoint().rdmaCm())

@@ -60,8 +60,15 @@ public final class ToolRun {
         Instant started = Instant.now();
         // A GPU that cannot be had is bad set-up: said before the run listens for or meets its peer.
         RunBuffer.preflight(given.memory());
+        if (given.value(Flag.INLINE_RECV) instanceof Integer size && size != 0) {
+            // perftest 4.5 parses it into inline_recv_size and reads that nowhere; said, so it is not mistaken for
+            // an effect.
+            err.println(given.tool().perftestName() + ": --inline_recv has no effect (perftest 4.5 reads the size and "
+                    + "uses it nowhere)");
+        }
         try (ControlListener listener = given.isClient() ? null
-                : ControlListener.listen(given.endpoint().rdmaCmExchange(), given.endpoint().tcpPort(),
+                : ControlListener.listen(given.endpoint().rdmaCmExchange(), (String) given.value(Flag.SOURCE_IP),
+                        given.endpoint().tcpPort(),
                         (Integer) given.value(Flag.RETRY_COUNT))) {
             RunParameters p = given.withDevice(OpenDevice.deviceName(given));
             // Recording starts before the warm-up, so JFR's own start-up work is over before any window opens.
@@ -181,7 +188,8 @@ public final class ToolRun {
     private static ExchangeChannel channel(RunParameters p, RunPlan plan, OpenDevice dev, ControlListener listener,
             ExchangeTimeouts timeouts, RunReporter reporter) throws Exception {
         if (p.isClient()) {
-            ExchangeChannel ch = ControlListener.connect(p.endpoint().rdmaCmExchange(), p.endpoint().server(),
+            ExchangeChannel ch = ControlListener.connect(p.endpoint().rdmaCmExchange(),
+                    (String) p.value(Flag.SOURCE_IP), p.endpoint().server(),
                     p.endpoint().tcpPort(), timeouts.connect(), Warmup.PEER_ALLOWANCE,
                     (Integer) p.value(Flag.RETRY_COUNT));
             try {

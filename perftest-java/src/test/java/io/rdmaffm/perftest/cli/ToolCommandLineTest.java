@@ -84,6 +84,22 @@ class ToolCommandLineTest {
         "ib_read_lat -d dev0 --dont_xchg_versions=1|--dont_xchg_versions",
         "ib_send_lat -d dev0 --latency_gap=-5|Latency gap time (--latency_gap) must be non-negative",
         "ib_write_lat -d dev0 --report-both|unknown option '--report-both'",
+        "ib_send_bw -d dev0 --mmap-offset=4096|--mmap-offset needs --mmap FILE",
+        "ib_send_bw -d dev0 --mmap=/tmp/f --mmap-offset=-1|invalid --mmap-offset -1",
+        "ib_write_bw -d dev0 --mmap=/tmp/f --use_cuda=0|You cannot use CUDA and an mmap'd file at the same time",
+        "ib_read_bw -d dev0 --use_hugepages --mmap=/tmp/f|--use_hugepages and --mmap both choose the buffer",
+        "ib_write_bw -d dev0 --inline_recv=64|unknown option '--inline_recv=64'",
+        "ib_send_lat -d dev0 --inline_recv=x|--inline_recv",
+        "ib_send_lat -d dev0 --recv_post_list=4|unknown option '--recv_post_list=4'",
+        "ib_write_bw -d dev0 --recv_post_list=4|--recv_post_list posts receives: only ib_send_bw receives",
+        "ib_send_bw -d dev0 -n 1001 --recv_post_list=4|Number of iterations must be a multiple of receive post list",
+        "ib_send_bw -d dev0 -r 510 --recv_post_list=4|rx depth (-r 510) must be a multiple of the receive post list",
+        "ib_send_bw -d dev0 --recv_post_list=0|receive post list (--recv_post_list) must be 1..16384, not 0",
+        "ib_send_lat -d dev0 --mr_per_qp|unknown option '--mr_per_qp'",
+        "ib_send_lat -d dev0 --ipv6 -x 1|--ipv6 chooses the GID index: not with -x/--gid-index",
+        "ib_write_bw -d dev0 --ipv6 -R|--ipv6 with -R is not supported: rdma_cm takes the GID of its route",
+        "ib_read_bw -d dev0 --source_ip=10.0.0.256|invalid --source_ip '10.0.0.256' (an IPv4 address, e.g. 10.0.0.1)",
+        "ib_send_lat -d dev0 --source_ip fe80::1|invalid --source_ip 'fe80::1'",
     })
     void badInputIsOneClearLineAndExitTwo(String command, String expected) {
         Result r = run(command.split(" "));

@@ -75,16 +75,23 @@ class InteropRdmaTest {
             // CQs on completion vector 1 (Soft-RoCE has one per CPU; the VM has two) and registration without
             // Relaxed Ordering: no wire change, both sides' own set-up (short form: C client, Java server).
             {"ib_send_bw", "-n", "200", "-e", "-X", "1", "--disable_pcie_relaxed"},
+            // Posts through ibv_post_send, C's old post path (short form: Java client, C server), and receives
+            // re-posted 4 at a time by the receiving server (short form: C client, Java server).
+            {"ib_write_bw", "-n", "200", "--use_old_post_send"},
+            {"ib_send_bw", "-n", "200", "-r", "64", "--recv_post_list", "4"},
         };
         // The full form (-Dinterop.full=true, scripts/interop-full.sh) runs every case both ways. CI's short form
         // runs the first case of each tool both ways and the others one way, Java the client and the server in
         // turn: each flag's wire format is still met from one side, at two thirds of the time in the VM.
         boolean full = Boolean.getBoolean("interop.full");
         if (full) {
-            // Full form only (CI's budget): --use-srq on the latency loop and bidirectional, beside the case above.
-            runs = java.util.Arrays.copyOf(runs, runs.length + 2);
-            runs[runs.length - 2] = new String[] {"ib_send_lat", "-n", "200", "--use-srq"};
-            runs[runs.length - 1] = new String[] {"ib_send_bw", "-n", "200", "-b", "--use-srq"};
+            // Full form only (CI's budget): --use-srq on the latency loop and bidirectional, beside the case above;
+            // --mr_per_qp: each QP's own keys on the wire (RDMA write and send, two QPs).
+            runs = java.util.Arrays.copyOf(runs, runs.length + 4);
+            runs[runs.length - 4] = new String[] {"ib_send_lat", "-n", "200", "--use-srq"};
+            runs[runs.length - 3] = new String[] {"ib_send_bw", "-n", "200", "-b", "--use-srq"};
+            runs[runs.length - 2] = new String[] {"ib_write_bw", "-n", "200", "-q", "2", "--mr_per_qp"};
+            runs[runs.length - 1] = new String[] {"ib_read_bw", "-n", "200", "-q", "2", "--mr_per_qp"};
         }
         java.util.Set<String> tools = new java.util.HashSet<>();
         for (int i = 0; i < runs.length; i++) {

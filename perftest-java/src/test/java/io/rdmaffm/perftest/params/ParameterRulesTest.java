@@ -117,6 +117,11 @@ class ParameterRulesTest {
         expected.put("odp", false);
         expected.put("dualport", false);
         expected.put("report_per_port", false);
+        expected.put("mr_per_qp", false);
+        expected.put("ipv6", false);
+        expected.put("source_ip", "");
+        expected.put("inline_recv", 0);
+        expected.put("recv_post_list", 1);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }

@@ -28,4 +28,10 @@ public final class LibC {
     /** int fcntl(int fd, int cmd, int arg): used only as F_GETFL/F_SETFL with O_NONBLOCK. */
     public static final LazyHandle fcntl = LazyHandle.errnoCapturing(L, "fcntl",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));
+    /** void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off): anonymous huge-page regions. */
+    public static final LazyHandle mmap = LazyHandle.errnoCapturing(L, "mmap",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
+    /** int munmap(void *addr, size_t len). */
+    public static final LazyHandle munmap = LazyHandle.errnoCapturing(L, "munmap",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
 }

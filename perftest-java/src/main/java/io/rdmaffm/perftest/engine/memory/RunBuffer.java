@@ -53,4 +53,23 @@ public interface RunBuffer extends AutoCloseable {
         return choice.cuda() ? CudaRunBuffer.allocate(choice, pd, bytes, access, notes)
                 : new HostRunBuffer(pd.allocateRegion(bytes, access));
     }
+
+    /**
+     * {@code --mmap FILE}: {@code bytes} of the file from {@code offset}, mapped shared and registered.
+     *
+     * @throws io.rdmaffm.perftest.params.InvalidParameterException no such file, too short, offset not page-aligned
+     */
+    static RunBuffer mappedFile(ProtectionDomain pd, java.nio.file.Path file, long offset, long bytes, int access,
+                                int pageSize) {
+        return MappedRunBuffer.file(pd, file, offset, bytes, access, pageSize);
+    }
+
+    /**
+     * {@code --use_hugepages}: {@code bytes} in huge pages, registered.
+     *
+     * @throws io.rdmaffm.perftest.params.InvalidParameterException too few huge pages free (with the pool's figures)
+     */
+    static RunBuffer hugePages(ProtectionDomain pd, long bytes, int access) {
+        return MappedRunBuffer.hugePages(pd, bytes, access);
+    }
 }
