@@ -48,9 +48,24 @@ final class BwLoops {
         if (!duration && b.noPeak()) {
             m.tposted[0] = start;
         }
+        // SW rate limit (perftest's gap_deadline): a burst may start once its time has come, the next one gap
+        // later; between bursts the loop only polls.
+        boolean paced = b.paced();
+        long nextBurst = start;
+        long burstLeft = 0;
         while (true) {
             if (!stopPosting) {
-                totS = postWithinTxDepth(d, b, iters, baseFlags, m, stamps, totS);
+                if (paced && burstLeft <= 0 && d.nanoTime() - nextBurst >= 0) {
+                    nextBurst += b.burstGapNanos();
+                    burstLeft = b.burst();
+                }
+                if (!paced) {
+                    totS = postWithinTxDepth(d, b, iters, baseFlags, m, stamps, totS, Long.MAX_VALUE);
+                } else if (burstLeft > 0) {
+                    long before = totS;
+                    totS = postWithinTxDepth(d, b, iters, baseFlags, m, stamps, totS, burstLeft);
+                    burstLeft -= totS - before;
+                }
             }
             int n = d.pollSends(DataPath.BATCH);
             if (n == 0 && (++idlePolls & IDLE_CLOCK_MASK) != 0) {
@@ -101,16 +116,18 @@ final class BwLoops {
 
     /**
      * Posts on every QP while it has iterations left and room under tx_depth, signaling every cq_mod-th work
-     * request and the last; stamps each post into tposted when {@code stamps}. Returns the new total posted.
+     * request and the last; stamps each post into tposted when {@code stamps}; stops once {@code budget} work
+     * requests are posted (a whole post list at a time, as perftest's burst). Returns the new total posted.
      */
     private static long postWithinTxDepth(DataPath d, BwSpec b, long iters, int baseFlags, Measurement m,
-                                          boolean stamps, long totS) {
+                                          boolean stamps, long totS, long budget) {
+        long first = totS;
         long[] scnt = m.scnt;
         long[] ccnt = m.ccnt;
         int postList = b.postList();
         int cqMod = b.cqMod();
         for (int i = 0; i < scnt.length; i++) {
-            while (scnt[i] < iters && scnt[i] - ccnt[i] + postList <= b.txDepth()) {
+            while (scnt[i] < iters && scnt[i] - ccnt[i] + postList <= b.txDepth() && totS - first < budget) {
                 for (int j = 0; j < postList; j++) {
                     long n = scnt[i] + j;
                     boolean signaled = n % cqMod == cqMod - 1 || n == iters - 1;
@@ -244,7 +261,7 @@ final class BwLoops {
         int idlePolls = 0;
         while (totC < target || totR < target) {
             if (!holdSends) {
-                totS = postWithinTxDepth(d, b, iters, baseFlags, m, !b.noPeak(), totS);
+                totS = postWithinTxDepth(d, b, iters, baseFlags, m, !b.noPeak(), totS, Long.MAX_VALUE);
             }
             int nr = d.pollRecvs(DataPath.BATCH);
             totR += receivedAndReposted(d, nr, iters, rxDepth, m, totR);

@@ -5,6 +5,7 @@ import io.rdmaffm.perftest.exchange.SysData;
 import io.rdmaffm.perftest.jvm.WindowRecorder;
 import io.rdmaffm.perftest.engine.memory.RunBuffer;
 import io.rdmaffm.perftest.params.Flag;
+import io.rdmaffm.perftest.params.RateLimit;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.vocab.BwReport;
@@ -267,6 +268,8 @@ public final class PerftestEngine implements AutoCloseable {
                 // --tclass: the GRH's traffic class (RoCE v2: the IP DSCP/ECN byte), as perftest sets it at RTR
                 av.trafficClass((Integer) p.value(Flag.TCLASS));
             }
+            // HW rate limit (InfiniBand; DeviceRules turned it into SW elsewhere): the port's static rate, as perftest.
+            av.staticRate(RateLimit.of(p).ibvRate());
             // With -R rdma_cm moved the QPs to RTR and RTS when the connection was established.
             if (!p.endpoint().rdmaCm()) {
                 QueuePairStates.connect(qps[i], qpType, p, local[i], r, av, mtu, plan.outReads(), sends);

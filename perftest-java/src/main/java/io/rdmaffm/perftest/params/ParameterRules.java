@@ -90,6 +90,7 @@ public final class ParameterRules {
         }
         ResultLimits.parse(o.text(LIMIT_BW), "Invalid Minimum BW Limit");
         ResultLimits.parse(o.text(LIMIT_MSGRATE), "Invalid Minimum msgRate Limit");
+        RateLimit.check(tool, o);
         w.useEvents(o.on(EVENTS)).compareAndSwap(compareAndSwap(tool, o))
                 .outstandingReads(o.intFor(OUTSTANDING_READS, tool));
         int qpTimeout = o.intFor(QP_TIMEOUT, tool);

@@ -181,6 +181,14 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
                 limits, memory, flags);
     }
 
+    /** The same parameters with {@code f} set to {@code value} (a value the device resolved, e.g. HW to SW). */
+    public RunParameters withFlag(Flag f, Object value) {
+        Map<Flag, Object> m = new EnumMap<>(Flag.class);
+        m.putAll(flags);
+        m.put(f, value);
+        return new RunParameters(tool, role, endpoint, workload, output, limits, memory, m);
+    }
+
     /**
      * Every parameter as --out_json lists it: the tool and role, then each flag with a {@link Flag#jsonKey} in
      * declaration order, with the value the run uses (defaults applied), then the clock.
@@ -223,6 +231,9 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
             case USE_CUDA -> memory.describe(); // with --use_cuda_bus_id and --use_cuda_dmabuf folded in
             case OUTPUT -> output.verbosity().perftestName();
             case LIMIT_BW, LIMIT_MSGRATE -> flags.containsKey(f) ? Double.parseDouble((String) flags.get(f)) : null;
+            case RATE_LIMIT -> flags.containsKey(f) ? Double.parseDouble((String) flags.get(f)) : 0.0; // 0: none
+            case RATE_LIMIT_TYPE -> RateLimit.of(this).typeName(); // HW without the flag; SW where HW fell back
+            case BURST_SIZE -> RateLimit.of(this).burst(); // the tx depth where not given
             // A flag whose JSON value is its value as given or defaulted needs no case.
             default -> flags.get(f);
         };

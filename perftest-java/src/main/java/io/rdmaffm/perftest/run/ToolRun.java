@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.run;
 
 import io.rdmaffm.perftest.counters.CounterReport;
+import io.rdmaffm.perftest.engine.CyclePeriod;
 import io.rdmaffm.perftest.engine.OpenDevice;
 import io.rdmaffm.perftest.engine.PerftestEngine;
 import io.rdmaffm.perftest.engine.Warmup;
@@ -63,14 +64,16 @@ public final class ToolRun {
         try (ControlListener listener = given.isClient() ? null
                 : ControlListener.listen(given.endpoint().rdmaCmExchange(), given.endpoint().tcpPort(),
                         (Integer) given.value(Flag.RETRY_COUNT))) {
-            RunParameters p = given.withDevice(OpenDevice.deviceName(given));
+            RunParameters named = given.withDevice(OpenDevice.deviceName(given));
             // Recording starts before the warm-up, so JFR's own start-up work is over before any window opens.
-            try (OpenDevice dev = OpenDevice.open(p); WindowRecorder windows = WindowRecorder.start()) {
+            try (OpenDevice dev = OpenDevice.open(named); WindowRecorder windows = WindowRecorder.start()) {
+                RunParameters p = dev.rateLimited(named);
                 RunPlan plan = RunPlan.derive(p, dev.facts());
                 RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(),
                         p.output().verbosity(), p.on(Flag.CPU_UTIL), out,
                         new RunReporter.LatencyOutput(p.output().hgrmFile(), plan.sizes().size() > 1,
-                                p.output().printUnsorted(), p.on(Flag.HISTOGRAM)));
+                                p.output().printUnsorted(), p.on(Flag.HISTOGRAM),
+                                p.on(Flag.CYCLES) ? CyclePeriod.nanosPerCycle() : 0));
                 if (p.value(Flag.COUNTERS) instanceof String list) {
                     // Read once before the run, as C does when it sets up: a counter the port lacks is bad set-up.
                     try {

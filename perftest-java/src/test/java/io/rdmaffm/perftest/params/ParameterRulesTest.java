@@ -117,6 +117,11 @@ class ParameterRulesTest {
         expected.put("odp", false);
         expected.put("dualport", false);
         expected.put("report_per_port", false);
+        expected.put("report_cycles", false);
+        expected.put("rate_limit", 0.0); // none: RateLimitTest has a limit's keys
+        expected.put("rate_units", "g");
+        expected.put("rate_limit_type", "off");
+        expected.put("burst_size", 0);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
