@@ -188,7 +188,9 @@ public enum Flag {
     SOURCE_IP(refused(Kind.STRING), "--source_ip"),
     IPV6(refused(Kind.BOOLEAN), "--ipv6"),
     OLD_POST_SEND(refused(Kind.BOOLEAN), "--use_old_post_send"),
-    REVERSED(refused(Kind.BOOLEAN), "--reversed"),
+    // perftest flips its machine role and keeps the TCP one: the side without a host sends (RunParameters.connects).
+    REVERSED(flag("Reverse the traffic: the side without a host sends and the side given one receives; give it on "
+            + "both sides, as in perftest.").on(Tools.BANDWIDTH).json("reversed"), "--reversed"),
     INLINE_RECV(refused(Kind.STRING), "--inline_recv"),
     RECV_POST_LIST(refused(Kind.STRING), "--recv_post_list"),
     // ---- perftest's rate limiter (RateLimit: the rules; DeviceRules: HW and PP against the port and device) ----

@@ -97,7 +97,11 @@ public final class ParameterRules {
         RunParameters.Endpoint endpoint = new RunParameters.Endpoint(partial.server(), partial.device(),
                 partial.ibPort(), partial.gidIndex(), partial.tcpPort(), connection, rdmaCm,
                 rdmaCm || o.on(COMM_RDMA_CM), mtu, qpTimeout, o.intFor(SERVICE_LEVEL, tool));
-        return new RunParameters(tool, o.server() == null ? Role.SERVER : Role.CLIENT, endpoint, w.build(),
+        // --reversed: the role is the traffic's (who sends), as perftest's machine; the host still says who connects.
+        require(!o.on(REVERSED) || (!rdmaCm && !o.on(COMM_RDMA_CM)), "--reversed with -R/-z is not supported: "
+                + "rdma_cm's active side is the one given a host, and perftest's reversed rdma_cm sides do not meet");
+        boolean sends = (o.server() != null) != o.on(REVERSED);
+        return new RunParameters(tool, sends ? Role.CLIENT : Role.SERVER, endpoint, w.build(),
                 output(tool, o), limits(tool, o),
                 MemoryChoice.fromFlags(tool, o.text(USE_CUDA), o.text(USE_CUDA_BUS_ID), o.on(USE_CUDA_DMABUF)),
                 flagValues(tool, o));

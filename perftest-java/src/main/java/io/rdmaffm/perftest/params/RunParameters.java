@@ -163,9 +163,17 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
             boolean debug) {
     }
 
-    /** True for the side that was given a host. */
+    /**
+     * True for the side that runs the client's part of the test: given a host, or with {@code --reversed} the side
+     * without one (perftest's machine CLIENT).
+     */
     public boolean isClient() {
         return role == Role.CLIENT;
+    }
+
+    /** True for the side given a host: it connects to the other (whatever {@code --reversed} says of the traffic). */
+    public boolean connects() {
+        return endpoint.server != null;
     }
 
     /** The measured verb. */

@@ -61,7 +61,7 @@ public final class ToolRun {
         Instant started = Instant.now();
         // A GPU that cannot be had is bad set-up: said before the run listens for or meets its peer.
         RunBuffer.preflight(given.memory());
-        try (ControlListener listener = given.isClient() ? null
+        try (ControlListener listener = given.connects() ? null
                 : ControlListener.listen(given.endpoint().rdmaCmExchange(), given.endpoint().tcpPort(),
                         (Integer) given.value(Flag.RETRY_COUNT))) {
             RunParameters named = given.withDevice(OpenDevice.deviceName(given));
@@ -97,7 +97,7 @@ public final class ToolRun {
                     HandshakeScript script = HandshakeScript.of(p.tool(), p.role(), p.workload().allSizes(),
                             p.workload().bidirectional(), p.endpoint().rdmaCm());
                     ScriptRunner.run(script, exchange, plan.sizes().size(),
-                            new ToolParticipant(p, plan, dev, engine, reporter, progress));
+                            new ToolParticipant(p, plan, dev, engine, reporter, progress), p.on(Flag.REVERSED));
                     waitBeforeRelease((Integer) p.value(Flag.WAIT_DESTROY), out);
                 }
                 reporter.measuredWindows(windows.finish());
@@ -183,7 +183,7 @@ public final class ToolRun {
      */
     private static ExchangeChannel channel(RunParameters p, RunPlan plan, OpenDevice dev, ControlListener listener,
             ExchangeTimeouts timeouts, RunReporter reporter) throws Exception {
-        if (p.isClient()) {
+        if (p.connects()) {
             ExchangeChannel ch = ControlListener.connect(p.endpoint().rdmaCmExchange(), p.endpoint().server(),
                     p.endpoint().tcpPort(), timeouts.connect(), Warmup.PEER_ALLOWANCE,
                     (Integer) p.value(Flag.RETRY_COUNT));

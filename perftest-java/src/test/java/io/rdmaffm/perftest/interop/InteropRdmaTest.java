@@ -75,6 +75,12 @@ class InteropRdmaTest {
             // CQs on completion vector 1 (Soft-RoCE has one per CPU; the VM has two) and registration without
             // Relaxed Ordering: no wire change, both sides' own set-up (short form: C client, Java server).
             {"ib_send_bw", "-n", "200", "-e", "-X", "1", "--disable_pcie_relaxed"},
+            // --reversed on both sides: the side without a host writes, the one given a host is written to (short
+            // form: Java client, C server, so Java is the passive side).
+            {"ib_write_bw", "-n", "200", "-s", "65536", "--reversed"},
+            // SW rate limit: the sender posts bursts of tx depth one gap apart (short form: C client, Java server; the
+            // full form has Java send, and checks its average is within the limit).
+            {"ib_write_bw", "-n", "200", "-s", "65536", "--rate_limit", "0.05", "--rate_limit_type", "SW"},
         };
         // The full form (-Dinterop.full=true, scripts/interop-full.sh) runs every case both ways. CI's short form
         // runs the first case of each tool both ways and the others one way, Java the client and the server in
@@ -82,9 +88,13 @@ class InteropRdmaTest {
         boolean full = Boolean.getBoolean("interop.full");
         if (full) {
             // Full form only (CI's budget): --use-srq on the latency loop and bidirectional, beside the case above.
-            runs = java.util.Arrays.copyOf(runs, runs.length + 2);
-            runs[runs.length - 2] = new String[] {"ib_send_lat", "-n", "200", "--use-srq"};
-            runs[runs.length - 1] = new String[] {"ib_send_bw", "-n", "200", "-b", "--use-srq"};
+            runs = java.util.Arrays.copyOf(runs, runs.length + 4);
+            runs[runs.length - 4] = new String[] {"ib_send_lat", "-n", "200", "--use-srq"};
+            runs[runs.length - 3] = new String[] {"ib_send_bw", "-n", "200", "-b", "--use-srq"};
+            // and --reversed where the receiver posts receives (send), and the SW limit with -q 2 on read
+            runs[runs.length - 2] = new String[] {"ib_send_bw", "-n", "200", "--reversed"};
+            runs[runs.length - 1] = new String[] {"ib_read_bw", "-n", "200", "-q", "2", "--rate_limit", "0.05",
+                "--rate_limit_type", "SW", "--burst_size", "16"};
         }
         java.util.Set<String> tools = new java.util.HashSet<>();
         for (int i = 0; i < runs.length; i++) {
@@ -181,6 +191,22 @@ class InteropRdmaTest {
                 assertTrue(row.msgRate() > 0 && row.bwAvg() >= 0 && row.bwPeak() >= 0
                         && row.iters() > 0, "sane BW figures " + row + both);
             }
+            int rateAt = List.of(run).indexOf("--rate_limit");
+            if (rateAt > 0 && javaIsClient) {
+                // Java sent: its average is within the SW limit (Gb/s to perftest's MB/sec, 2^20 bytes), with 10%
+                // for the first burst, which goes at once
+                double limit = Double.parseDouble(run[rateAt + 1]) * 1e9 / 8 / (1 << 20);
+                for (var row : pc.bwRows()) {
+                    assertTrue(row.bwAvg() <= limit * 1.1, "SW rate limit " + limit + " MB/sec: " + row + both);
+                }
+            }
+            if (List.of(run).contains("--reversed")) {
+                // perftest's machine roles flipped: the side given no host sends (its banner has the TX depth); the
+                // other is the passive one, and says "Waiting for client to connect..." as C's does
+                assertTrue(sv.output().contains(" TX depth ") && !cl.output().contains(" TX depth "),
+                        "the TCP server sends" + both);
+                assertTrue(cl.output().contains("Waiting for client to connect"), "the TCP client waits" + both);
+            }
             if (List.of(run).contains("-b")) {
                 // Bidirectional: each side prints its own figures plus the peer's, so both rows are equal.
                 assertEquals(pc.bwRows(), ps.bwRows(), "both sides print the same sum" + both);
@@ -260,6 +286,29 @@ class InteropRdmaTest {
             assertEquals(2, o.exitCode(), o.output());
             assertTrue(o.output().contains(flag[0] + " " + flag[1] + ": port 1 of " + device
                     + " is Ethernet (its link_layer)"), o.output());
+        }
+    }
+
+    /**
+     * The rate limiters Soft-RoCE cannot run are refused with the device's reason, read from it: HW (the port's
+     * link layer: a static rate needs InfiniBand) and PP (packet_pacing_caps: none).
+     */
+    @Test
+    void hwAndPacketPacingRateLimitsAreRefusedWithTheDevicesReason() throws Exception {
+        String device = PerftestPeers.device();
+        String[][] cases = {
+            {"--rate_limit_type HW: port 1 of " + device + " is Ethernet (its link_layer)", "--rate_limit", "10",
+                "--rate_limit_type", "HW"},
+            {"--rate_limit_type PP: " + device + " has no packet pacing (packet_pacing_caps.qp_rate_limit_max is 0)",
+                "--rate_limit", "100", "--rate_units", "M", "--rate_limit_type", "PP"},
+        };
+        for (String[] c : cases) {
+            List<String> args = PerftestPeers.args("ib_write_bw", "-d", device, "-x", PerftestPeers.gidIndex(), "-p",
+                    String.valueOf(PerftestPeers.freshPort()), "--warmup", "0");
+            args.addAll(List.of(c).subList(1, c.length));
+            PerftestPeers.Outcome o = PerftestPeers.startJava(args).await(120);
+            assertEquals(2, o.exitCode(), o.output());
+            assertTrue(o.output().contains(c[0]), o.output());
         }
     }
 
