@@ -115,6 +115,62 @@ final class BwLoops {
     }
 
     /**
+     * run_iter_bw_infinitely: posts as {@link #client} with no end, hands every interval of {@code b}'s duration to
+     * {@code sink} (perftest's row every -D seconds), and once {@code stop} is set stops posting and waits for the
+     * signaled work requests it posted, so nothing is left in flight. The whole run's count and time go to
+     * {@code m} (window and counted).
+     */
+    static void clientInfinitely(DataPath d, BwSpec b, Measurement m, IntervalSink sink, StopSignal stop) {
+        int baseFlags = b.inline() ? SendFlags.INLINE : 0;
+        m.reset();
+        long totS = 0;
+        long totC = 0;
+        long start = d.nanoTime();
+        long intervalStart = start;
+        long intervalCount = 0;
+        long lastProgress = start;
+        boolean stopping = false;
+        long signaledTarget = 0;
+        int idlePolls = 0;
+        while (true) {
+            if (!stopping) {
+                totS = postWithinTxDepth(d, b, Long.MAX_VALUE, baseFlags, m, false, totS, Long.MAX_VALUE);
+            }
+            int n = d.pollSends(DataPath.BATCH);
+            if (n == 0 && (++idlePolls & IDLE_CLOCK_MASK) != 0) {
+                continue;
+            }
+            long now = d.nanoTime();
+            if (n > 0) {
+                lastProgress = now;
+                for (int k = 0; k < n; k++) {
+                    long inc = completedBySignal(d, b, k, m, totC);
+                    totC += inc;
+                    intervalCount += inc;
+                }
+            } else if (now - lastProgress > b.stallNanos()) {
+                throw new RunFailure("no completion for " + (b.stallNanos() / 1_000_000_000L) + " s (" + totC
+                        + " work requests completed): the peer or the link stalled");
+            }
+            if (!stopping && now - intervalStart >= b.durationNanos()) {
+                sink.interval(intervalCount, intervalStart, now);
+                intervalStart = now;
+                intervalCount = 0;
+            }
+            if (!stopping && stop.stopped()) {
+                stopping = true;
+                signaledTarget = signaledWorkRequests(m.scnt, b.cqMod());
+            }
+            if (stopping && totC >= signaledTarget) {
+                break;
+            }
+        }
+        m.windowStart = start;
+        m.windowEnd = d.nanoTime();
+        m.counted = totC;
+    }
+
+    /**
      * Posts on every QP while it has iterations left and room under tx_depth, signaling every cq_mod-th work
      * request and the last; stamps each post into tposted when {@code stamps}; stops once {@code budget} work
      * requests are posted (a whole post list at a time, as perftest's burst). Returns the new total posted.

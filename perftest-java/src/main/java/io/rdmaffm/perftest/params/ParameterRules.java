@@ -91,6 +91,7 @@ public final class ParameterRules {
         ResultLimits.parse(o.text(LIMIT_BW), "Invalid Minimum BW Limit");
         ResultLimits.parse(o.text(LIMIT_MSGRATE), "Invalid Minimum msgRate Limit");
         RateLimit.check(tool, o);
+        runInfinitely(tool, o);
         w.useEvents(o.on(EVENTS)).compareAndSwap(compareAndSwap(tool, o))
                 .outstandingReads(o.intFor(OUTSTANDING_READS, tool));
         int qpTimeout = o.intFor(QP_TIMEOUT, tool);
@@ -161,6 +162,24 @@ public final class ParameterRules {
         int margin = o.given(MARGIN) ? o.intGiven(MARGIN) : d / 4;
         require(d > 2 * margin, "please check that DURATION > 2*MARGIN");
         w.durationSeconds(d).marginSeconds(margin);
+    }
+
+    /** {@code --run_infinitely}: perftest's rules (its lines, said plainly), then perftest-java's own. */
+    private static void runInfinitely(Tool tool, ToolOptions o) {
+        if (!o.on(RUN_INFINITELY)) {
+            return;
+        }
+        require(!o.on(EVENTS), "run_infinitely does not support events feature yet (-e)");
+        require(!(o.on(BIDIRECTIONAL) && tool.verb() == Verb.SEND),
+                "run_infinitely mode is not supported in SEND Bidirectional BW test (ib_send_bw -b)");
+        require(!o.given(RATE_LIMIT), "run_infinitely does not support rate limit feature yet (--rate_limit)");
+        require(!o.on(VERIFY), "--verify is incompatible with --run_infinitely");
+        require(!o.on(ALL_SIZES), "--run_infinitely runs one message size: not with -a");
+        require(!o.on(CPU_UTIL), "--cpu_util measures a -D run's sample window: not with --run_infinitely");
+        require(!o.on(BIDIRECTIONAL), "--run_infinitely with -b is not supported by perftest-java (each side would "
+                + "send until it alone is stopped)");
+        require(tool.verb() != Verb.SEND, "--run_infinitely on ib_send_bw is not supported by perftest-java "
+                + "(its receiving side has no end to wait for); ib_write_bw, ib_read_bw and ib_atomic_bw take it");
     }
 
     /**

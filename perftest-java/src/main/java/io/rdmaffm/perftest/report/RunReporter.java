@@ -168,6 +168,11 @@ public final class RunReporter {
         return cpuColumn ? PerftestFormat.withCpuUtil(row, cpuUtil) : row;
     }
 
+    /** A line of perftest's between the rows, at full verbosity (e.g. " Client closed connection"). */
+    public void note(String text) {
+        printFull(text);
+    }
+
     /** The closing result line. */
     public void footer() {
         printFull(PerftestFormat.RESULT_LINE);

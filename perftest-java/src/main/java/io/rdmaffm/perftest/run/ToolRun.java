@@ -171,7 +171,9 @@ public final class ToolRun {
     private static ExchangeTimeouts timeouts(RunParameters p) {
         RunParameters.Limits l = p.limits();
         Duration io = Duration.ofSeconds(l.timeoutSeconds());
-        Duration peerRun = Duration.ofSeconds(l.peerTimeoutSeconds() + p.workload().durationSeconds());
+        // --run_infinitely: the passive side waits as long as the sender runs (a dead sender closes the socket).
+        Duration peerRun = p.on(Flag.RUN_INFINITELY) ? Duration.ofDays(3650)
+                : Duration.ofSeconds(l.peerTimeoutSeconds() + p.workload().durationSeconds());
         return new ExchangeTimeouts(io, Duration.ofSeconds(l.acceptTimeoutSeconds()), io, peerRun)
                 .withFirstMessageAllowance(Warmup.PEER_ALLOWANCE);
     }

@@ -54,6 +54,36 @@ class BwLoopsTest {
     }
 
     @Test
+    void runInfinitelyHandsEachIntervalOnUntilStoppedThenDrains() {
+        FakeDataPath d = new FakeDataPath(2, 16, 1);
+        StopSignal stop = new StopSignal();
+        java.util.List<long[]> rows = new java.util.ArrayList<>();
+        Measurement m = new Measurement(2, 2);
+        BwLoops.clientInfinitely(d, new BwSpec(Long.MAX_VALUE, 16, 4, 1, false, true, 2 * MS, 0, STALL, 0, 0), m,
+                (count, start, end) -> {
+                    rows.add(new long[] {count, start, end});
+                    if (rows.size() == 3) {
+                        stop.stop();
+                    }
+                }, stop);
+        assertEquals(3, rows.size(), "no row after the stop");
+        long counted = 0;
+        for (long[] r : rows) {
+            assertTrue(r[2] - r[1] >= 2 * MS && r[2] - r[1] < 2 * MS + 100_000, "one interval per row");
+            assertTrue(r[0] > 0, "each interval completed work");
+            counted += r[0];
+        }
+        for (int i = 1; i < rows.size(); i++) {
+            assertEquals(rows.get(i - 1)[2], rows.get(i)[1], "intervals follow each other");
+        }
+        assertTrue(m.counted >= counted, "the whole run counts every interval and the drain");
+        for (int qp = 0; qp < 2; qp++) {
+            assertEquals(m.scnt[qp] / 4 * 4, m.ccnt[qp], "every signaled request completed before the return");
+        }
+        assertEquals(0, d.unpolledSendCompletions());
+    }
+
+    @Test
     void signalsEveryCqModthRequestAndTheLast() {
         FakeDataPath d = new FakeDataPath(1, 8, 1);
         BwLoops.client(d, iterations(10, 8, 4, 1), new Measurement(1, 12));

@@ -118,6 +118,7 @@ class ParameterRulesTest {
         expected.put("dualport", false);
         expected.put("report_per_port", false);
         expected.put("report_cycles", false);
+        expected.put("run_infinitely", false);
         expected.put("reversed", false);
         expected.put("rate_limit", 0.0); // none: RateLimitTest has a limit's keys
         expected.put("rate_units", "g");
