@@ -80,7 +80,8 @@ class InteropRdmaTest {
             {"ib_write_bw", "-n", "200", "-s", "65536", "--reversed"},
             // SW rate limit: the sender posts bursts of tx depth one gap apart (short form: C client, Java server; the
             // full form has Java send, and checks its average is within the limit).
-            {"ib_write_bw", "-n", "200", "-s", "65536", "--rate_limit", "0.05", "--rate_limit_type", "SW"},
+            {"ib_write_bw", "-n", "200", "-s", "65536", "--rate_limit", "0.05", "--rate_limit_type", "SW",
+                "--burst_size", "8"},
         };
         // The full form (-Dinterop.full=true, scripts/interop-full.sh) runs every case both ways. CI's short form
         // runs the first case of each tool both ways and the others one way, Java the client and the server in
@@ -193,11 +194,19 @@ class InteropRdmaTest {
             }
             int rateAt = List.of(run).indexOf("--rate_limit");
             if (rateAt > 0 && javaIsClient) {
-                // Java sent: its average is within the SW limit (Gb/s to perftest's MB/sec, 2^20 bytes), with 10%
-                // for the first burst, which goes at once
-                double limit = Double.parseDouble(run[rateAt + 1]) * 1e9 / 8 / (1 << 20);
+                // Java sent: n x QPs messages in bursts of --burst_size, the first at once and each next one gap
+                // (burst / messages per second) later, so the run lasts at least (bursts - 1) gaps: its average
+                // cannot be above the bytes over that time (2% for the clocks)
+                List<String> r = List.of(run);
+                long messages = Long.parseLong(run[r.indexOf("-n") + 1])
+                        * (r.contains("-q") ? Long.parseLong(run[r.indexOf("-q") + 1]) : 1);
+                long size = r.contains("-s") ? Long.parseLong(run[r.indexOf("-s") + 1]) : 65536;
+                long burst = Long.parseLong(run[r.indexOf("--burst_size") + 1]);
+                double pps = Double.parseDouble(run[rateAt + 1]) * 1e9 / (size * 8);
+                double minSeconds = (Math.ceil((double) messages / burst) - 1) * burst / pps;
+                double most = messages * size / minSeconds / (1 << 20);
                 for (var row : pc.bwRows()) {
-                    assertTrue(row.bwAvg() <= limit * 1.1, "SW rate limit " + limit + " MB/sec: " + row + both);
+                    assertTrue(row.bwAvg() <= most * 1.02, "SW rate limit: at most " + most + " MB/sec: " + row + both);
                 }
             }
             if (List.of(run).contains("--reversed")) {
