@@ -10,6 +10,8 @@ module io.rdmaffm.perftest {
     requires java.management;
     // The measured-window recorder (io.rdmaffm.perftest.jvm) reads JDK Flight Recorder events.
     requires jdk.jfr;
+    // --run_infinitely: SIGINT stops the sending loop (sun.misc.Signal) rather than the JVM.
+    requires jdk.unsupported;
 
     // picocli fills the annotated fields of the commands and their mixins by reflection.
     opens io.rdmaffm.perftest.cli to info.picocli;

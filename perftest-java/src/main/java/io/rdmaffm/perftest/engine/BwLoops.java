@@ -48,9 +48,24 @@ final class BwLoops {
         if (!duration && b.noPeak()) {
             m.tposted[0] = start;
         }
+        // SW rate limit (perftest's gap_deadline): a burst may start once its time has come, the next one gap
+        // later; between bursts the loop only polls.
+        boolean paced = b.paced();
+        long nextBurst = start;
+        long burstLeft = 0;
         while (true) {
             if (!stopPosting) {
-                totS = postWithinTxDepth(d, b, iters, baseFlags, m, stamps, totS);
+                if (paced && burstLeft <= 0 && d.nanoTime() - nextBurst >= 0) {
+                    nextBurst += b.burstGapNanos();
+                    burstLeft = b.burst();
+                }
+                if (!paced) {
+                    totS = postWithinTxDepth(d, b, iters, baseFlags, m, stamps, totS, Long.MAX_VALUE);
+                } else if (burstLeft > 0) {
+                    long before = totS;
+                    totS = postWithinTxDepth(d, b, iters, baseFlags, m, stamps, totS, burstLeft);
+                    burstLeft -= totS - before;
+                }
             }
             int n = d.pollSends(DataPath.BATCH);
             if (n == 0 && (++idlePolls & IDLE_CLOCK_MASK) != 0) {
@@ -100,17 +115,75 @@ final class BwLoops {
     }
 
     /**
+     * run_iter_bw_infinitely: posts as {@link #client} with no end, hands every interval of {@code b}'s duration to
+     * {@code sink} (perftest's row every -D seconds), and once {@code stop} is set stops posting and waits for the
+     * signaled work requests it posted, so nothing is left in flight. The whole run's count and time go to
+     * {@code m} (window and counted).
+     */
+    static void clientInfinitely(DataPath d, BwSpec b, Measurement m, IntervalSink sink, StopSignal stop) {
+        int baseFlags = b.inline() ? SendFlags.INLINE : 0;
+        m.reset();
+        long totS = 0;
+        long totC = 0;
+        long start = d.nanoTime();
+        long intervalStart = start;
+        long intervalCount = 0;
+        long lastProgress = start;
+        boolean stopping = false;
+        long signaledTarget = 0;
+        int idlePolls = 0;
+        while (true) {
+            if (!stopping) {
+                totS = postWithinTxDepth(d, b, Long.MAX_VALUE, baseFlags, m, false, totS, Long.MAX_VALUE);
+            }
+            int n = d.pollSends(DataPath.BATCH);
+            if (n == 0 && (++idlePolls & IDLE_CLOCK_MASK) != 0) {
+                continue;
+            }
+            long now = d.nanoTime();
+            if (n > 0) {
+                lastProgress = now;
+                for (int k = 0; k < n; k++) {
+                    long inc = completedBySignal(d, b, k, m, totC);
+                    totC += inc;
+                    intervalCount += inc;
+                }
+            } else if (now - lastProgress > b.stallNanos()) {
+                throw new RunFailure("no completion for " + (b.stallNanos() / 1_000_000_000L) + " s (" + totC
+                        + " work requests completed): the peer or the link stalled");
+            }
+            if (!stopping && now - intervalStart >= b.durationNanos()) {
+                sink.interval(intervalCount, intervalStart, now);
+                intervalStart = now;
+                intervalCount = 0;
+            }
+            if (!stopping && stop.stopped()) {
+                stopping = true;
+                signaledTarget = signaledWorkRequests(m.scnt, b.cqMod());
+            }
+            if (stopping && totC >= signaledTarget) {
+                break;
+            }
+        }
+        m.windowStart = start;
+        m.windowEnd = d.nanoTime();
+        m.counted = totC;
+    }
+
+    /**
      * Posts on every QP while it has iterations left and room under tx_depth, signaling every cq_mod-th work
-     * request and the last; stamps each post into tposted when {@code stamps}. Returns the new total posted.
+     * request and the last; stamps each post into tposted when {@code stamps}; stops once {@code budget} work
+     * requests are posted (a whole post list at a time, as perftest's burst). Returns the new total posted.
      */
     private static long postWithinTxDepth(DataPath d, BwSpec b, long iters, int baseFlags, Measurement m,
-                                          boolean stamps, long totS) {
+                                          boolean stamps, long totS, long budget) {
+        long first = totS;
         long[] scnt = m.scnt;
         long[] ccnt = m.ccnt;
         int postList = b.postList();
         int cqMod = b.cqMod();
         for (int i = 0; i < scnt.length; i++) {
-            while (scnt[i] < iters && scnt[i] - ccnt[i] + postList <= b.txDepth()) {
+            while (scnt[i] < iters && scnt[i] - ccnt[i] + postList <= b.txDepth() && totS - first < budget) {
                 for (int j = 0; j < postList; j++) {
                     long n = scnt[i] + j;
                     boolean signaled = n % cqMod == cqMod - 1 || n == iters - 1;
@@ -244,7 +317,7 @@ final class BwLoops {
         int idlePolls = 0;
         while (totC < target || totR < target) {
             if (!holdSends) {
-                totS = postWithinTxDepth(d, b, iters, baseFlags, m, !b.noPeak(), totS);
+                totS = postWithinTxDepth(d, b, iters, baseFlags, m, !b.noPeak(), totS, Long.MAX_VALUE);
             }
             int nr = d.pollRecvs(DataPath.BATCH);
             totR += receivedAndReposted(d, nr, iters, rxDepth, m, totR);

@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.engine;
 
 import io.rdmaffm.perftest.params.Flag;
+import io.rdmaffm.perftest.params.RateLimit;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.vocab.Verb;
@@ -47,9 +48,23 @@ final class LoopSpecs {
         int cqMod = Math.max(1, Math.min(plan.cqMod(), tx));
         boolean noPeak = p.on(Flag.NO_PEAK) || w.duration() || iters > 20_000;
         boolean duration = timed && w.duration();
+        if (timed && p.on(Flag.RUN_INFINITELY)) {
+            // no end, no peak; the duration is the interval of the rows (-D, else perftest's 5 s)
+            return new BwSpec(Long.MAX_VALUE, tx, cqMod, Math.max(1, w.postList()), inline(p, plan, size), true,
+                    infiniteIntervalSeconds(p) * 1_000_000_000L, 0, stallNanos(p), 0, 0);
+        }
+        // SW rate limit: only the measured run is paced (a warm-up is not traffic the user asked to limit).
+        RateLimit rate = timed ? RateLimit.of(p) : null;
+        boolean paced = rate != null && rate.type() == RateLimit.Type.SW;
         return new BwSpec(iters, tx, cqMod, Math.max(1, w.postList()), inline(p, plan, size), noPeak,
                 duration ? w.durationSeconds() * 1_000_000_000L : 0,
-                duration ? w.marginSeconds() * 1_000_000_000L : 0, stallNanos(p));
+                duration ? w.marginSeconds() * 1_000_000_000L : 0, stallNanos(p), paced ? rate.burst() : 0,
+                paced ? rate.burstGapNanos(wireSize(p, size)) : 0);
+    }
+
+    /** {@code --run_infinitely}: seconds between rows, -D or perftest's DEF_DURATION. */
+    static int infiniteIntervalSeconds(RunParameters p) {
+        return p.workload().duration() ? p.workload().durationSeconds() : 5;
     }
 
     /** A latency loop over {@code size}-byte messages on the side that is {@code server} or not. */

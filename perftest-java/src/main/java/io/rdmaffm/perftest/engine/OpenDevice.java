@@ -6,6 +6,7 @@ import io.rdmaffm.perftest.params.DeviceFacts;
 import io.rdmaffm.perftest.params.DeviceRules;
 import io.rdmaffm.perftest.params.InvalidParameterException;
 import io.rdmaffm.perftest.params.ParameterRules;
+import io.rdmaffm.perftest.params.RateLimit;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.verbs.Context;
 import io.rdmaffm.verbs.DeviceAttributes;
@@ -33,6 +34,8 @@ public final class OpenDevice implements AutoCloseable {
     private final boolean roce;
     private final int gidIndex;
     private final GidEntry gid;
+    /** The rate limit as the device resolved it (an implicit HW on RoCE runs as SW). */
+    private RateLimit rateLimit;
 
     private OpenDevice(String name, int ibPort, Context ctx, DeviceAttributes device, PortAttributes port,
             int gidIndex, GidEntry gid) {
@@ -88,10 +91,13 @@ public final class OpenDevice implements AutoCloseable {
             DeviceRules.pkeyIndex(pkeyIndex, port.pkeyTableLength(), name, ibPort, () -> ctx.queryPkey(ibPort, pkeyIndex));
             DeviceRules.linkFlags(ParameterRules.forcedLink((String) p.value(Flag.FORCE_LINK)),
                     (Integer) p.value(Flag.DLID), linkLayer(port.linkLayer()), name, ibPort);
-            DeviceRules.check(p, capabilities(p, name, ctx, device));
+            DeviceCapabilities caps = capabilities(p, name, ctx, device, port);
+            DeviceRules.check(p, caps);
             int gidIndex = gidIndex(p, ctx, port);
             GidEntry gid = gidIndex < 0 ? null : ctx.queryGid(ibPort, gidIndex);
-            return new OpenDevice(name, ibPort, ctx, device, port, gidIndex, gid);
+            OpenDevice opened = new OpenDevice(name, ibPort, ctx, device, port, gidIndex, gid);
+            opened.rateLimit = DeviceRules.rateLimit(p, caps);
+            return opened;
         } catch (RuntimeException e) {
             ctx.close();
             throw e;
@@ -104,10 +110,31 @@ public final class OpenDevice implements AutoCloseable {
     }
 
     /** What the device reports for the flags that need a capability; the extended query only where one asks. */
-    private static DeviceCapabilities capabilities(RunParameters p, String name, Context ctx, DeviceAttributes device) {
-        ExtendedDeviceAttributes ex = p.on(Flag.ODP) ? ctx.queryDeviceExtended() : null;
+    private static DeviceCapabilities capabilities(RunParameters p, String name, Context ctx, DeviceAttributes device,
+            PortAttributes port) {
+        boolean pacing = "PP".equals(p.value(Flag.RATE_LIMIT_TYPE));
+        ExtendedDeviceAttributes ex = p.on(Flag.ODP) || pacing ? ctx.queryDeviceExtended() : null;
+        String link = port.linkLayer() == LinkLayer.ETHERNET ? "Ethernet"
+                : port.linkLayer() == LinkLayer.INFINIBAND ? "IB" : "unspecified";
         return new DeviceCapabilities(name, device.physicalPortCount(), ctx.completionVectors(),
-                ex != null && ex.onDemandPaging(), ex == null ? 0 : ex.rcOdpCaps());
+                ex != null && ex.onDemandPaging(), ex == null ? 0 : ex.rcOdpCaps(), link,
+                ex == null ? 0 : ex.packetPacingMaxKbps());
+    }
+
+    /**
+     * {@code p} with the rate limit type the device resolved: where HW was implied on a port without a static rate,
+     * SW, said on stderr as perftest says it (its line, without its colour).
+     */
+    public RunParameters rateLimited(RunParameters p) {
+        if ("SW".equals(p.value(Flag.RATE_LIMIT_TYPE)) && (Integer) p.value(Flag.BURST_SIZE) == 0) {
+            System.err.println(" Setting burst size to tx depth = " + p.workload().txDepth()); // perftest's line
+        }
+        if (rateLimit.type() == RateLimit.Type.SW && !"SW".equals(p.value(Flag.RATE_LIMIT_TYPE))) {
+            System.err.println("The QP failed to accept HW rate limit, providing SW rate limit (port " + ibPort
+                    + " of " + name + " is Ethernet: no static rate)");
+            return p.withFlag(Flag.RATE_LIMIT_TYPE, "SW");
+        }
+        return p;
     }
 
     /** The given index (checked), perftest's choice on RoCE, or -1 (InfiniBand without -x). */

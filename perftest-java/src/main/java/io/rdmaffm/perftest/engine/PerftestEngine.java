@@ -5,6 +5,7 @@ import io.rdmaffm.perftest.exchange.SysData;
 import io.rdmaffm.perftest.jvm.WindowRecorder;
 import io.rdmaffm.perftest.engine.memory.RunBuffer;
 import io.rdmaffm.perftest.params.Flag;
+import io.rdmaffm.perftest.params.RateLimit;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
 import io.rdmaffm.perftest.vocab.BwReport;
@@ -70,6 +71,16 @@ public final class PerftestEngine implements AutoCloseable {
     private LatencySpec nextLatency;
     /** What goes on the wire per work request in the next window. */
     private long nextWire;
+
+    /** {@code --run_infinitely}: where the rows go and what ends the run ({@link #runInfinitely}). */
+    private IntervalSink intervals;
+    private StopSignal stop;
+
+    /** {@code --run_infinitely}: each interval's count goes to {@code sink}; {@code stop} ends the loop. */
+    public void runInfinitely(IntervalSink sink, StopSignal signal) {
+        this.intervals = sink;
+        this.stop = signal;
+    }
 
     /** What times the measured loops, for the run document: e.g. "cycle counter at 2.100000 GHz". */
     public static String loopClock() {
@@ -282,6 +293,8 @@ public final class PerftestEngine implements AutoCloseable {
                 // --tclass: the GRH's traffic class (RoCE v2: the IP DSCP/ECN byte), as perftest sets it at RTR
                 av.trafficClass((Integer) p.value(Flag.TCLASS));
             }
+            // HW rate limit (InfiniBand; DeviceRules turned it into SW elsewhere): the port's static rate, as perftest.
+            av.staticRate(RateLimit.of(p).ibvRate());
             // With -R rdma_cm moved the QPs to RTR and RTS when the connection was established.
             if (!p.endpoint().rdmaCm()) {
                 QueuePairStates.connect(qps[i], qpType, p, local[i], r, av, mtu, plan.outReads(), sends);
@@ -403,6 +416,12 @@ public final class PerftestEngine implements AutoCloseable {
             return new RunResult.Window(size, n, m.windowStart, m.windowEnd, verifier.received(size));
         }
         Verification checked = Verification.none();
+        if (p.on(Flag.RUN_INFINITELY)) {
+            windows.open(window);
+            BwLoops.clientInfinitely(side, b, m, intervals, stop);
+            windows.close(window);
+            return new RunResult.Window(wire, m.counted, m.windowStart, m.windowEnd, checked);
+        }
         windows.open(window);
         if (verb == Verb.SEND && w.bidirectional()) {
             BwLoops.bidirectionalSend(side, b, !p.isClient(), recvDepth(), m);

@@ -100,18 +100,18 @@ final class WarmupLoops implements AutoCloseable {
         m = new Measurement(1, BANDWIDTH_ITERATIONS + p.workload().postList() + 1);
         bw = LoopSpecs.bandwidth(p, plan, size, BANDWIDTH_ITERATIONS, false);
         bwDuration = p.workload().duration() ? new BwSpec(BANDWIDTH_ITERATIONS, bw.txDepth(), bw.cqMod(),
-                bw.postList(), bw.inline(), true, DURATION_NANOS, 0, bw.stallNanos()) : null;
+                bw.postList(), bw.inline(), true, DURATION_NANOS, 0, bw.stallNanos(), 0, 0) : null;
         BwSpec one = new BwSpec(BANDWIDTH_ITERATIONS, BANDWIDTH_ITERATIONS, bw.cqMod(), 1, bw.inline(), bw.noPeak(),
-                0, 0, bw.stallNanos());
+                0, 0, bw.stallNanos(), 0, 0);
         serverSends = one;
         // Iteration mode only: a duration-mode server ends on 200 ms without messages, too slow to repeat.
         serverReceives = new BwSpec(BANDWIDTH_ITERATIONS, BANDWIDTH_ITERATIONS, 1, 1, false, true, 0, 0,
-                bw.stallNanos());
+                bw.stallNanos(), 0, 0);
         // No more sends in flight than receives posted: on a QP connected to itself each send needs one. Every
         // send signaled: with the run's cq_mod (100 for send_bw) above that depth no completion would ever free a
         // slot (the run's own spec keeps cq_mod within its tx depth).
         bidirectional = new BwSpec(BANDWIDTH_ITERATIONS, BANDWIDTH_ITERATIONS / 2, 1, 1, bw.inline(), bw.noPeak(),
-                0, 0, bw.stallNanos());
+                0, 0, bw.stallNanos(), 0, 0);
         lat = LoopSpecs.latency(p, plan, size, LATENCY_ITERATIONS, LATENCY_RX_DEPTH, p.verb() == Verb.WRITE,
                 false);
         latDuration = p.workload().duration() ? new LatencySpec(size, LATENCY_ITERATIONS, LATENCY_RX_DEPTH,

@@ -59,9 +59,18 @@ public final class ScriptRunner {
      */
     public static void run(HandshakeScript script, PerftestExchange exchange, int sizes, Participant p)
             throws Exception {
-        if (script.role() != exchange.role()) {
+        run(script, exchange, sizes, p, false);
+    }
+
+    /**
+     * The same; with {@code reversed} ({@code --reversed}) the script is the other role's: perftest flips the
+     * test's roles and keeps the connection's, whose side writes first in each exchange.
+     */
+    public static void run(HandshakeScript script, PerftestExchange exchange, int sizes, Participant p,
+            boolean reversed) throws Exception {
+        if ((script.role() != exchange.role()) != reversed) {
             throw new IllegalArgumentException("script is for the " + script.role() + ", channel is "
-                    + exchange.role());
+                    + exchange.role() + (reversed ? " (--reversed: they differ)" : ""));
         }
         int gate = firstRunBarrier(script);
         steps(script.prologue(), -1, exchange, p, gate);

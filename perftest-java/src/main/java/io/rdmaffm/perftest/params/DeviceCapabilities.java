@@ -9,9 +9,11 @@ package io.rdmaffm.perftest.params;
  * @param completionVectors {@code ibv_context.num_comp_vectors}
  * @param onDemandPaging    {@code IBV_ODP_SUPPORT} in {@code ibv_device_attr_ex.odp_caps.general_caps}
  * @param rcOdpCaps         {@code odp_caps.per_transport_caps.rc_odp_caps} (enum ibv_odp_transport_cap_bits)
+ * @param portLink          the run's port as its {@code ibv_port_attr.link_layer} says: "IB" or "Ethernet"
+ * @param packetPacingMaxKbps {@code ibv_device_attr_ex.packet_pacing_caps.qp_rate_limit_max} (0: no packet pacing)
  */
 public record DeviceCapabilities(String device, int portCount, int completionVectors, boolean onDemandPaging,
-                                 int rcOdpCaps) {
+                                 int rcOdpCaps, String portLink, int packetPacingMaxKbps) {
     /** enum ibv_odp_transport_cap_bits. */
     static final int ODP_SEND = 1, ODP_RECV = 1 << 1, ODP_WRITE = 1 << 2, ODP_READ = 1 << 3, ODP_ATOMIC = 1 << 4,
             ODP_SRQ_RECV = 1 << 5;

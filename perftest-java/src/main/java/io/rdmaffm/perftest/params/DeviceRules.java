@@ -19,6 +19,7 @@ public final class DeviceRules {
      */
     public static void check(RunParameters p, DeviceCapabilities c) {
         vector(p, c);
+        rateLimit(p, c);
         if (p.on(Flag.ODP)) {
             odp(p, c);
         }
@@ -72,6 +73,36 @@ public final class DeviceRules {
             throw new InvalidParameterException("--dlid " + dlid + ": port " + port + " of " + device + " is " + link
                     + " (its link_layer): RoCE addresses the peer by its GID, a LID applies only on InfiniBand");
         }
+    }
+
+    /**
+     * The rate limit {@code p} runs with on device {@code c}: HW needs a static rate, which only an InfiniBand
+     * port's address carries (perftest reads it back and falls back to SW, or fails where HW was asked for); PP
+     * needs the device's packet pacing, and then raw Ethernet QPs, which perftest-java has not.
+     *
+     * @throws InvalidParameterException naming the device and what it lacks
+     */
+    public static RateLimit rateLimit(RunParameters p, DeviceCapabilities c) {
+        RateLimit r = RateLimit.of(p);
+        String port = "port " + p.endpoint().ibPort() + " of " + c.device() + " is " + c.portLink()
+                + " (its link_layer): a static rate (ah_attr.static_rate) applies only on InfiniBand";
+        if (r.type() == RateLimit.Type.HW && !"IB".equals(c.portLink())) {
+            if (r.typeGiven()) {
+                throw new InvalidParameterException("--rate_limit_type HW: " + port);
+            }
+            if (!RateLimit.swAllowed(p.tool(), p.workload().bidirectional())) {
+                throw new InvalidParameterException("--rate_limit: " + port + ", and the "
+                        + RateLimit.swRefusal(p.tool()));
+            }
+            return r.as(RateLimit.Type.SW);
+        }
+        if (r.type() == RateLimit.Type.PP) {
+            throw new InvalidParameterException("--rate_limit_type PP: " + (c.packetPacingMaxKbps() == 0
+                    ? c.device() + " has no packet pacing (packet_pacing_caps.qp_rate_limit_max is 0)"
+                    : "packet pacing is for raw Ethernet QPs (perftest's raw_ethernet tools), which perftest-java has "
+                            + "not (" + c.device() + " paces up to " + c.packetPacingMaxKbps() + " kb/s)"));
+        }
+        return r;
     }
 
     /** perftest refuses a vector above num_comp_vectors; the last valid one is num_comp_vectors - 1. */

@@ -206,17 +206,35 @@ public enum Flag {
             .on(Tools.BANDWIDTH).byDefault(1).range(1, 16384, "receive post list (--recv_post_list) must be "
                     + "1..16384, not %d").json("recv_post_list"), "--recv_post_list"),
 
+    // perftest prints the cycles under its [usec] headers; the loops' cycle counter gives them (RunReporter).
+    CYCLES(flag("Report latencies in CPU cycles of the loops' cycle counter instead of microseconds (the table's "
+            + "header keeps perftest's [usec]).").on(Tools.LATENCY).json("report_cycles"), "-C", "--report-cycles"),
+    // The sender stops on SIGINT and ends the run as usual (exit 0); C 4.5-0.17 dies on it (captures/write_bw_inf).
+    RUN_INFINITELY(flag("Run until stopped (Ctrl-C), printing a row every -D seconds (default: 5); the run then ends "
+            + "cleanly on both sides. Give it on both sides, as in perftest.").on(Tools.BANDWIDTH)
+            .json("run_infinitely"), "--run_infinitely"),
+    // perftest flips its machine role and keeps the TCP one: the side without a host sends (RunParameters.connects).
+    REVERSED(flag("Reverse the traffic: the side without a host sends and the side given one receives; give it on "
+            + "both sides, as in perftest.").on(Tools.BANDWIDTH).json("reversed"), "--reversed"),
+    // ---- perftest's rate limiter (RateLimit: the rules; DeviceRules: HW and PP against the port and device) ----
+    RATE_LIMIT(text("RATE", "Limit the rate of sent messages to RATE (--rate_units; default: Gb/s). Without "
+            + "--rate_limit_type: HW, or SW where the port has no static rate (RoCE), as perftest falls back.")
+            .json("rate_limit"), "--rate_limit"),
+    RATE_UNITS(text("UNITS", "Units of --rate_limit: M (MiB/s), g (Gb/s, default) or p (messages/s; not with HW).")
+            .byDefault("g").json("rate_units"), "--rate_units"),
+    RATE_LIMIT_TYPE(text("TYPE", "SW (the sender paces bursts; bandwidth tools), HW (the port's static rate, "
+            + "InfiniBand: 2.5, 5, 10, .. 300 Gb/s) or PP (packet pacing; raw Ethernet only: refused).")
+            .json("rate_limit_type"), "--rate_limit_type"),
+    // 0: not given; a rate limit then sends bursts of tx depth messages, as perftest.
+    BURST_SIZE(integer("N", "With a rate limit: messages per burst (default: the tx depth).").byDefault(0)
+            .range(0, Integer.MAX_VALUE, "--burst_size must be >= 0, not %d").json("burst_size"), "--burst_size"),
+    TYPICAL_PKT_SIZE(integer("BYTES", "With --rate_limit_type PP: the typical packet size, 0..65535.").byDefault(0)
+            .range(0, 0xFFFF, "--typical_pkt_size must be 0..65535, not %d"), "--typical_pkt_size"),
+
     // ---- perftest's, not supported yet: refused by name (perftest-java never ignores a flag) ----
     MCG(refused(Kind.BOOLEAN), "-g", "--mcg"),
-    MGID(refused(Kind.STRING), "-M", "--MGID"),
-    CYCLES(refused(Kind.BOOLEAN), "-C", "--report-cycles"),
-    RUN_INFINITELY(refused(Kind.BOOLEAN), "--run_infinitely"),
-    REVERSED(refused(Kind.BOOLEAN), "--reversed"),
-    RATE_LIMIT(refused(Kind.STRING), "--rate_limit"),
-    RATE_UNITS(refused(Kind.STRING), "--rate_units"),
-    RATE_LIMIT_TYPE(refused(Kind.STRING), "--rate_limit_type"),
-    BURST_SIZE(refused(Kind.STRING), "--burst_size"),
-    TYPICAL_PKT_SIZE(refused(Kind.STRING), "--typical_pkt_size");
+    MGID(refused(Kind.STRING), "-M", "--MGID");
+
 
     /** A flag's value: what the parser converts the argument to ({@link #BOOLEAN}: no argument). */
     public enum Kind {

@@ -97,13 +97,19 @@ public final class ParameterRules {
         }
         ResultLimits.parse(o.text(LIMIT_BW), "Invalid Minimum BW Limit");
         ResultLimits.parse(o.text(LIMIT_MSGRATE), "Invalid Minimum msgRate Limit");
+        RateLimit.check(tool, o);
+        runInfinitely(tool, o);
         w.useEvents(o.on(EVENTS)).compareAndSwap(compareAndSwap(tool, o))
                 .outstandingReads(o.intFor(OUTSTANDING_READS, tool));
         int qpTimeout = o.intFor(QP_TIMEOUT, tool);
         RunParameters.Endpoint endpoint = new RunParameters.Endpoint(partial.server(), partial.device(),
                 partial.ibPort(), partial.gidIndex(), partial.tcpPort(), connection, rdmaCm,
                 rdmaCm || o.on(COMM_RDMA_CM), mtu, qpTimeout, o.intFor(SERVICE_LEVEL, tool));
-        return new RunParameters(tool, o.server() == null ? Role.SERVER : Role.CLIENT, endpoint, w.build(),
+        // --reversed: the role is the traffic's (who sends), as perftest's machine; the host still says who connects.
+        require(!o.on(REVERSED) || (!rdmaCm && !o.on(COMM_RDMA_CM)), "--reversed with -R/-z is not supported: "
+                + "rdma_cm's active side is the one given a host, and perftest's reversed rdma_cm sides do not meet");
+        boolean sends = (o.server() != null) != o.on(REVERSED);
+        return new RunParameters(tool, sends ? Role.CLIENT : Role.SERVER, endpoint, w.build(),
                 output(tool, o), limits(tool, o),
                 MemoryChoice.fromFlags(tool, o.text(USE_CUDA), o.text(USE_CUDA_BUS_ID), o.on(USE_CUDA_DMABUF)),
                 flagValues(tool, o));
@@ -163,6 +169,24 @@ public final class ParameterRules {
         int margin = o.given(MARGIN) ? o.intGiven(MARGIN) : d / 4;
         require(d > 2 * margin, "please check that DURATION > 2*MARGIN");
         w.durationSeconds(d).marginSeconds(margin);
+    }
+
+    /** {@code --run_infinitely}: perftest's rules (its lines, said plainly), then perftest-java's own. */
+    private static void runInfinitely(Tool tool, ToolOptions o) {
+        if (!o.on(RUN_INFINITELY)) {
+            return;
+        }
+        require(!o.on(EVENTS), "run_infinitely does not support events feature yet (-e)");
+        require(!(o.on(BIDIRECTIONAL) && tool.verb() == Verb.SEND),
+                "run_infinitely mode is not supported in SEND Bidirectional BW test (ib_send_bw -b)");
+        require(!o.given(RATE_LIMIT), "run_infinitely does not support rate limit feature yet (--rate_limit)");
+        require(!o.on(VERIFY), "--verify is incompatible with --run_infinitely");
+        require(!o.on(ALL_SIZES), "--run_infinitely runs one message size: not with -a");
+        require(!o.on(CPU_UTIL), "--cpu_util measures a -D run's sample window: not with --run_infinitely");
+        require(!o.on(BIDIRECTIONAL), "--run_infinitely with -b is not supported by perftest-java (each side would "
+                + "send until it alone is stopped)");
+        require(tool.verb() != Verb.SEND, "--run_infinitely on ib_send_bw is not supported by perftest-java "
+                + "(its receiving side has no end to wait for); ib_write_bw, ib_read_bw and ib_atomic_bw take it");
     }
 
     /**

@@ -163,9 +163,17 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
             boolean debug) {
     }
 
-    /** True for the side that was given a host. */
+    /**
+     * True for the side that runs the client's part of the test: given a host, or with {@code --reversed} the side
+     * without one (perftest's machine CLIENT).
+     */
     public boolean isClient() {
         return role == Role.CLIENT;
+    }
+
+    /** True for the side given a host: it connects to the other (whatever {@code --reversed} says of the traffic). */
+    public boolean connects() {
+        return endpoint.server != null;
     }
 
     /** The measured verb. */
@@ -179,6 +187,14 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
         return new RunParameters(tool, role, new Endpoint(e.server, device, e.ibPort, e.gidIndex, e.tcpPort,
                 e.connection, e.rdmaCm, e.rdmaCmExchange, e.mtuBytes, e.qpTimeout, e.serviceLevel), workload, output,
                 limits, memory, flags);
+    }
+
+    /** The same parameters with {@code f} set to {@code value} (a value the device resolved, e.g. HW to SW). */
+    public RunParameters withFlag(Flag f, Object value) {
+        Map<Flag, Object> m = new EnumMap<>(Flag.class);
+        m.putAll(flags);
+        m.put(f, value);
+        return new RunParameters(tool, role, endpoint, workload, output, limits, memory, m);
     }
 
     /**
@@ -233,6 +249,9 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
             case OUTPUT -> output.verbosity().perftestName();
             case SOURCE_IP -> flags.getOrDefault(f, "");
             case LIMIT_BW, LIMIT_MSGRATE -> flags.containsKey(f) ? Double.parseDouble((String) flags.get(f)) : null;
+            case RATE_LIMIT -> flags.containsKey(f) ? Double.parseDouble((String) flags.get(f)) : 0.0; // 0: none
+            case RATE_LIMIT_TYPE -> RateLimit.of(this).typeName(); // HW without the flag; SW where HW fell back
+            case BURST_SIZE -> RateLimit.of(this).burst(); // the tx depth where not given
             // A flag whose JSON value is its value as given or defaulted needs no case.
             default -> flags.get(f);
         };

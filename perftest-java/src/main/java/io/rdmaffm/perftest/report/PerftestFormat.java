@@ -218,13 +218,19 @@ public final class PerftestFormat {
      * perftest does.
      */
     public static String unsortedSamples(long[] tposted, int iters, int rttFactor, boolean withHeader) {
-        StringBuilder b = new StringBuilder(32 * iters).append("#, usec\n");
-        double nanosPerUnit = 1000.0 * rttFactor;
+        return unsortedSamples(tposted, iters, rttFactor, 1000.0, "usec")
+                + (withHeader ? RESULT_LINE + LAT_HEADER : "");
+    }
+
+    /** The same in {@code units} of {@code nanos} nanoseconds each ({@code -C}: cycles). */
+    public static String unsortedSamples(long[] tposted, int iters, int rttFactor, double nanos, String units) {
+        StringBuilder b = new StringBuilder(32 * iters).append("#, ").append(units).append('\n');
+        double nanosPerUnit = nanos * rttFactor;
         for (int i = 0; i < iters - 1; i++) {
             b.append(i + 1).append(", ").append(CFormat.general((tposted[i + 1] - tposted[i]) / nanosPerUnit))
                     .append('\n');
         }
-        return withHeader ? b.append(RESULT_LINE).append(LAT_HEADER).toString() : b.toString();
+        return b.toString();
     }
 
     /**
@@ -232,14 +238,19 @@ public final class PerftestFormat {
      * computed from (all but the two largest), sorted, numbered from 1 in {@code %g}.
      */
     public static String sortedSamples(long[] tposted, int iters, int rttFactor) {
+        return sortedSamples(tposted, iters, rttFactor, 1000.0, "usec");
+    }
+
+    /** The same in {@code units} of {@code nanos} nanoseconds each ({@code -C}: cycles). */
+    public static String sortedSamples(long[] tposted, int iters, int rttFactor, double nanos, String units) {
         long[] deltas = new long[iters - 1];
         for (int i = 0; i < deltas.length; i++) {
             deltas[i] = tposted[i + 1] - tposted[i];
         }
         java.util.Arrays.sort(deltas);
         int kept = deltas.length - LatencyArithmetic.MEASURE_TAIL;
-        StringBuilder b = new StringBuilder(32 * Math.max(kept, 1)).append("#, usec\n");
-        double nanosPerUnit = 1000.0 * rttFactor;
+        StringBuilder b = new StringBuilder(32 * Math.max(kept, 1)).append("#, ").append(units).append('\n');
+        double nanosPerUnit = nanos * rttFactor;
         for (int i = 0; i < kept; i++) {
             b.append(i + 1).append(", ").append(CFormat.general(deltas[i] / nanosPerUnit)).append('\n');
         }

@@ -62,8 +62,25 @@ public final class RunReporter {
      * @param hgrmPerSize   one file per message size ({@code FILE.<size>}, with {@code -a})
      * @param printUnsorted {@code -U}: every latency sample before the row
      * @param printSorted   {@code -H}: the samples the row is computed from, sorted, before the row (after -U's)
+     * @param nanosPerCycle {@code -C}: the loops' cycle counter's period; the iteration rows, -U and -H are then in
+     *                      cycles (perftest's headers keep [usec]); 0: microseconds
      */
-    public record LatencyOutput(Path hgrmFile, boolean hgrmPerSize, boolean printUnsorted, boolean printSorted) {
+    public record LatencyOutput(Path hgrmFile, boolean hgrmPerSize, boolean printUnsorted, boolean printSorted,
+            double nanosPerCycle) {
+        /** Microseconds. */
+        public LatencyOutput(Path hgrmFile, boolean hgrmPerSize, boolean printUnsorted, boolean printSorted) {
+            this(hgrmFile, hgrmPerSize, printUnsorted, printSorted, 0);
+        }
+
+        /** Nanoseconds per unit of the iteration rows: 1000 (µs), or one cycle's. */
+        double nanosPerUnit() {
+            return nanosPerCycle > 0 ? nanosPerCycle : 1000.0;
+        }
+
+        /** The unit's name in the sample lists' header, as perftest's. */
+        String units() {
+            return nanosPerCycle > 0 ? "cycles" : "usec";
+        }
     }
 
     /** A reporter for one side ({@code role}) of {@code tool}, printing everything to {@code out}. */
@@ -151,6 +168,11 @@ public final class RunReporter {
         return cpuColumn ? PerftestFormat.withCpuUtil(row, cpuUtil) : row;
     }
 
+    /** A line of perftest's between the rows, at full verbosity (e.g. " Client closed connection"). */
+    public void note(String text) {
+        printFull(text);
+    }
+
     /** The closing result line. */
     public void footer() {
         printFull(PerftestFormat.RESULT_LINE);
@@ -194,13 +216,15 @@ public final class RunReporter {
      */
     public void latencyRow(long size, int iters, long[] tposted, int window) throws IOException {
         Verb verb = tool.verb();
-        LatencyResult res = LatencyArithmetic.iterations(tposted, iters, verb, 1000.0);
+        LatencyResult res = LatencyArithmetic.iterations(tposted, iters, verb, latency.nanosPerUnit());
         latRows.add(new LatencyRow(size, iters, res));
         if (latency.printUnsorted()) {
-            print(PerftestFormat.unsortedSamples(tposted, iters, verb.latencyRttFactor(), false));
+            print(PerftestFormat.unsortedSamples(tposted, iters, verb.latencyRttFactor(), latency.nanosPerUnit(),
+                    latency.units()));
         }
         if (latency.printSorted()) {
-            print(PerftestFormat.sortedSamples(tposted, iters, verb.latencyRttFactor()));
+            print(PerftestFormat.sortedSamples(tposted, iters, verb.latencyRttFactor(), latency.nanosPerUnit(),
+                    latency.units()));
         }
         if (latency.printUnsorted() || latency.printSorted()) {
             printFull(PerftestFormat.RESULT_LINE + PerftestFormat.LAT_HEADER);

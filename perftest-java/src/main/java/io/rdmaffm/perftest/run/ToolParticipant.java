@@ -51,6 +51,12 @@ final class ToolParticipant implements ScriptRunner.Participant {
         this.engine = engine;
         this.reporter = reporter;
         this.localReports = new BwReport[plan.sizes().size()];
+        if (p.on(Flag.RUN_INFINITELY) && p.isClient()) {
+            // perftest's row every interval; Ctrl-C stops the loop, and the run ends as any other
+            long wire = p.verb() == io.rdmaffm.perftest.vocab.Verb.ATOMIC ? 8 : plan.size(0);
+            engine.runInfinitely((count, start, end) -> reporter.bwRow(BwArithmetic.duration(wire, count, start, end,
+                    p.output().unit(), 1e9)), InterruptStop.install());
+        }
     }
 
     @Override
@@ -138,8 +144,15 @@ final class ToolParticipant implements ScriptRunner.Participant {
             case HEADER -> reporter.header(p.workload().duration());
             case PREPARE -> engine.prepare(sizeIndex);
             case RUN -> run(sizeIndex);
-            case PRINT_ROW -> printRow(sizeIndex);
+            case PRINT_ROW -> {
+                if (p.on(Flag.RUN_INFINITELY)) {
+                    reporter.note("\n User stopped traffic\n"); // the rows went out every interval (upstream's line)
+                } else {
+                    printRow(sizeIndex);
+                }
+            }
             case PRINT_PEER_ROW -> {
+                // with --run_infinitely too: Debian's C 4.5-0.17 prints the sender's whole-run row here
                 show(engine.verifyAsTarget(lastPeerReport));
                 if (lastPeerReport != null) {
                     reporter.bwRow(lastPeerReport);

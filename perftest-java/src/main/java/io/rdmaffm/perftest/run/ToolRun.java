@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.run;
 
 import io.rdmaffm.perftest.counters.CounterReport;
+import io.rdmaffm.perftest.engine.CyclePeriod;
 import io.rdmaffm.perftest.engine.OpenDevice;
 import io.rdmaffm.perftest.engine.PerftestEngine;
 import io.rdmaffm.perftest.engine.Warmup;
@@ -66,18 +67,20 @@ public final class ToolRun {
             err.println(given.tool().perftestName() + ": --inline_recv has no effect (perftest 4.5 reads the size and "
                     + "uses it nowhere)");
         }
-        try (ControlListener listener = given.isClient() ? null
+        try (ControlListener listener = given.connects() ? null
                 : ControlListener.listen(given.endpoint().rdmaCmExchange(), (String) given.value(Flag.SOURCE_IP),
                         given.endpoint().tcpPort(),
                         (Integer) given.value(Flag.RETRY_COUNT))) {
-            RunParameters p = given.withDevice(OpenDevice.deviceName(given));
+            RunParameters named = given.withDevice(OpenDevice.deviceName(given));
             // Recording starts before the warm-up, so JFR's own start-up work is over before any window opens.
-            try (OpenDevice dev = OpenDevice.open(p); WindowRecorder windows = WindowRecorder.start()) {
+            try (OpenDevice dev = OpenDevice.open(named); WindowRecorder windows = WindowRecorder.start()) {
+                RunParameters p = dev.rateLimited(named);
                 RunPlan plan = RunPlan.derive(p, dev.facts());
                 RunReporter reporter = new RunReporter(p.tool(), p.role(), p.output().unit(),
                         p.output().verbosity(), p.on(Flag.CPU_UTIL), out,
                         new RunReporter.LatencyOutput(p.output().hgrmFile(), plan.sizes().size() > 1,
-                                p.output().printUnsorted(), p.on(Flag.HISTOGRAM)));
+                                p.output().printUnsorted(), p.on(Flag.HISTOGRAM),
+                                p.on(Flag.CYCLES) ? CyclePeriod.nanosPerCycle() : 0));
                 if (p.value(Flag.COUNTERS) instanceof String list) {
                     // Read once before the run, as C does when it sets up: a counter the port lacks is bad set-up.
                     try {
@@ -101,7 +104,7 @@ public final class ToolRun {
                     HandshakeScript script = HandshakeScript.of(p.tool(), p.role(), p.workload().allSizes(),
                             p.workload().bidirectional(), p.endpoint().rdmaCm());
                     ScriptRunner.run(script, exchange, plan.sizes().size(),
-                            new ToolParticipant(p, plan, dev, engine, reporter, progress));
+                            new ToolParticipant(p, plan, dev, engine, reporter, progress), p.on(Flag.REVERSED));
                     waitBeforeRelease((Integer) p.value(Flag.WAIT_DESTROY), out);
                 }
                 reporter.measuredWindows(windows.finish());
@@ -175,7 +178,9 @@ public final class ToolRun {
     private static ExchangeTimeouts timeouts(RunParameters p) {
         RunParameters.Limits l = p.limits();
         Duration io = Duration.ofSeconds(l.timeoutSeconds());
-        Duration peerRun = Duration.ofSeconds(l.peerTimeoutSeconds() + p.workload().durationSeconds());
+        // --run_infinitely: the passive side waits as long as the sender runs (a dead sender closes the socket).
+        Duration peerRun = p.on(Flag.RUN_INFINITELY) ? Duration.ofDays(3650)
+                : Duration.ofSeconds(l.peerTimeoutSeconds() + p.workload().durationSeconds());
         return new ExchangeTimeouts(io, Duration.ofSeconds(l.acceptTimeoutSeconds()), io, peerRun)
                 .withFirstMessageAllowance(Warmup.PEER_ALLOWANCE);
     }
@@ -187,7 +192,7 @@ public final class ToolRun {
      */
     private static ExchangeChannel channel(RunParameters p, RunPlan plan, OpenDevice dev, ControlListener listener,
             ExchangeTimeouts timeouts, RunReporter reporter) throws Exception {
-        if (p.isClient()) {
+        if (p.connects()) {
             ExchangeChannel ch = ControlListener.connect(p.endpoint().rdmaCmExchange(),
                     (String) p.value(Flag.SOURCE_IP), p.endpoint().server(),
                     p.endpoint().tcpPort(), timeouts.connect(), Warmup.PEER_ALLOWANCE,

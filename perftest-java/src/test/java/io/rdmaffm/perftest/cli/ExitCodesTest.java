@@ -110,9 +110,9 @@ class ExitCodesTest {
         assertEquals(1, unknown.err.strip().lines().count(), unknown.err);
         Result size = run("ib_send_lat", "-s", "12Q");
         assertEquals(2, size.exit, size.err);
-        Result notSupported = run("ib_send_bw", "--run_infinitely");
+        Result notSupported = run("ib_write_bw", "--run_infinitely", "-e");
         assertEquals(2, notSupported.exit, notSupported.err);
-        assertTrue(notSupported.err.contains("not supported yet"), notSupported.err);
+        assertTrue(notSupported.err.contains("run_infinitely does not support events"), notSupported.err);
     }
 
     @Test

@@ -13,11 +13,11 @@ class BwLoopsTest {
     private static final long STALL = 5 * MS;
 
     private static BwSpec iterations(long iters, int txDepth, int cqMod, int postList) {
-        return new BwSpec(iters, txDepth, cqMod, postList, false, false, 0, 0, STALL);
+        return new BwSpec(iters, txDepth, cqMod, postList, false, false, 0, 0, STALL, 0, 0);
     }
 
     private static BwSpec duration(int txDepth, int cqMod, long durationNanos, long marginNanos) {
-        return new BwSpec(0, txDepth, cqMod, 1, false, true, durationNanos, marginNanos, STALL);
+        return new BwSpec(0, txDepth, cqMod, 1, false, true, durationNanos, marginNanos, STALL, 0, 0);
     }
 
     @Test
@@ -32,6 +32,53 @@ class BwLoopsTest {
             assertEquals(1000, m.scnt[qp]);
             assertEquals(1000, m.ccnt[qp]);
             assertEquals(0, d.notRetired(qp), "the last request is signaled: nothing left behind");
+        }
+        assertEquals(0, d.unpolledSendCompletions());
+    }
+
+    @Test
+    void swRateLimitPostsInBurstsOneGapApart() {
+        FakeDataPath d = new FakeDataPath(1, 64, 1);
+        long gap = 2 * MS;
+        Measurement m = new Measurement(1, 100 + 2);
+        long start = d.now;
+        BwLoops.client(d, new BwSpec(100, 64, 1, 1, false, false, 0, 0, 50 * MS, 10, gap), m);
+        assertEquals(100, m.ccnt[0], "every request completes");
+        for (int i = 0; i + 10 < 100; i++) {
+            assertTrue(m.tposted[i + 10] - m.tposted[i] >= gap - 1_000,
+                    "at most a burst of 10 per gap: posts " + i + " and " + (i + 10));
+        }
+        assertTrue(m.tposted[9] - m.tposted[0] < gap / 2, "a burst goes back to back");
+        long elapsed = m.tposted[99] - start;
+        assertTrue(elapsed >= 9 * gap && elapsed < 11 * gap, "10 bursts from the start: " + elapsed);
+    }
+
+    @Test
+    void runInfinitelyHandsEachIntervalOnUntilStoppedThenDrains() {
+        FakeDataPath d = new FakeDataPath(2, 16, 1);
+        StopSignal stop = new StopSignal();
+        java.util.List<long[]> rows = new java.util.ArrayList<>();
+        Measurement m = new Measurement(2, 2);
+        BwLoops.clientInfinitely(d, new BwSpec(Long.MAX_VALUE, 16, 4, 1, false, true, 2 * MS, 0, STALL, 0, 0), m,
+                (count, start, end) -> {
+                    rows.add(new long[] {count, start, end});
+                    if (rows.size() == 3) {
+                        stop.stop();
+                    }
+                }, stop);
+        assertEquals(3, rows.size(), "no row after the stop");
+        long counted = 0;
+        for (long[] r : rows) {
+            assertTrue(r[2] - r[1] >= 2 * MS && r[2] - r[1] < 2 * MS + 100_000, "one interval per row");
+            assertTrue(r[0] > 0, "each interval completed work");
+            counted += r[0];
+        }
+        for (int i = 1; i < rows.size(); i++) {
+            assertEquals(rows.get(i - 1)[2], rows.get(i)[1], "intervals follow each other");
+        }
+        assertTrue(m.counted >= counted, "the whole run counts every interval and the drain");
+        for (int qp = 0; qp < 2; qp++) {
+            assertEquals(m.scnt[qp] / 4 * 4, m.ccnt[qp], "every signaled request completed before the return");
         }
         assertEquals(0, d.unpolledSendCompletions());
     }
@@ -200,7 +247,7 @@ class BwLoopsTest {
         d.peerMessages[0] = 2000;
         d.postRecv(0, 0, 16);
         long stall = 10_000 * MS;
-        BwSpec b = new BwSpec(0, 1, 1, 1, false, true, 10 * MS, 2 * MS, stall);
+        BwSpec b = new BwSpec(0, 1, 1, 1, false, true, 10 * MS, 2 * MS, stall, 0, 0);
         Measurement m = new Measurement(1, 1);
         BwLoops.sendServer(d, b, 16, m);
         assertEquals(2000, m.rcnt[0]);

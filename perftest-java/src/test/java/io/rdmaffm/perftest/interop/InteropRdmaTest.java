@@ -79,6 +79,13 @@ class InteropRdmaTest {
             // re-posted 4 at a time by the receiving server (short form: C client, Java server).
             {"ib_write_bw", "-n", "200", "--use_old_post_send"},
             {"ib_send_bw", "-n", "200", "-r", "64", "--recv_post_list", "4"},
+            // --reversed on both sides: the side without a host writes, the one given a host is written to (short
+            // form: Java client, C server, so Java is the passive side).
+            {"ib_write_bw", "-n", "200", "-s", "65536", "--reversed"},
+            // SW rate limit: the sender posts bursts of tx depth one gap apart (short form: C client, Java server; the
+            // full form has Java send, and checks its average is within the limit).
+            {"ib_write_bw", "-n", "200", "-s", "65536", "--rate_limit", "0.05", "--rate_limit_type", "SW",
+                "--burst_size", "8"},
         };
         // The full form (-Dinterop.full=true, scripts/interop-full.sh) runs every case both ways. CI's short form
         // runs the first case of each tool both ways and the others one way, Java the client and the server in
@@ -86,12 +93,20 @@ class InteropRdmaTest {
         boolean full = Boolean.getBoolean("interop.full");
         if (full) {
             // Full form only (CI's budget): --use-srq on the latency loop and bidirectional, beside the case above;
-            // --mr_per_qp: each QP's own keys on the wire (RDMA write and send, two QPs).
-            runs = java.util.Arrays.copyOf(runs, runs.length + 4);
-            runs[runs.length - 4] = new String[] {"ib_send_lat", "-n", "200", "--use-srq"};
-            runs[runs.length - 3] = new String[] {"ib_send_bw", "-n", "200", "-b", "--use-srq"};
-            runs[runs.length - 2] = new String[] {"ib_write_bw", "-n", "200", "-q", "2", "--mr_per_qp"};
-            runs[runs.length - 1] = new String[] {"ib_read_bw", "-n", "200", "-q", "2", "--mr_per_qp"};
+            // --mr_per_qp: each QP's own keys on the wire (RDMA write and send, two QPs); --reversed where the
+            // receiver posts receives (send), and the SW limit with -q 2 on read.
+            String[][] extra = {
+                {"ib_send_lat", "-n", "200", "--use-srq"},
+                {"ib_send_bw", "-n", "200", "-b", "--use-srq"},
+                {"ib_write_bw", "-n", "200", "-q", "2", "--mr_per_qp"},
+                {"ib_read_bw", "-n", "200", "-q", "2", "--mr_per_qp"},
+                {"ib_send_bw", "-n", "200", "--reversed"},
+                {"ib_read_bw", "-n", "200", "-q", "2", "--rate_limit", "0.05", "--rate_limit_type", "SW",
+                    "--burst_size", "16"},
+            };
+            int base = runs.length;
+            runs = java.util.Arrays.copyOf(runs, base + extra.length);
+            System.arraycopy(extra, 0, runs, base, extra.length);
         }
         java.util.Set<String> tools = new java.util.HashSet<>();
         for (int i = 0; i < runs.length; i++) {
@@ -188,6 +203,30 @@ class InteropRdmaTest {
                 assertTrue(row.msgRate() > 0 && row.bwAvg() >= 0 && row.bwPeak() >= 0
                         && row.iters() > 0, "sane BW figures " + row + both);
             }
+            int rateAt = List.of(run).indexOf("--rate_limit");
+            if (rateAt > 0 && javaIsClient) {
+                // Java sent: n x QPs messages in bursts of --burst_size, the first at once and each next one gap
+                // (burst / messages per second) later, so the run lasts at least (bursts - 1) gaps: its average
+                // cannot be above the bytes over that time (2% for the clocks)
+                List<String> r = List.of(run);
+                long messages = Long.parseLong(run[r.indexOf("-n") + 1])
+                        * (r.contains("-q") ? Long.parseLong(run[r.indexOf("-q") + 1]) : 1);
+                long size = r.contains("-s") ? Long.parseLong(run[r.indexOf("-s") + 1]) : 65536;
+                long burst = Long.parseLong(run[r.indexOf("--burst_size") + 1]);
+                double pps = Double.parseDouble(run[rateAt + 1]) * 1e9 / (size * 8);
+                double minSeconds = (Math.ceil((double) messages / burst) - 1) * burst / pps;
+                double most = messages * size / minSeconds / (1 << 20);
+                for (var row : pc.bwRows()) {
+                    assertTrue(row.bwAvg() <= most * 1.02, "SW rate limit: at most " + most + " MB/sec: " + row + both);
+                }
+            }
+            if (List.of(run).contains("--reversed")) {
+                // perftest's machine roles flipped: the side given no host sends (its banner has the TX depth); the
+                // other is the passive one, and says "Waiting for client to connect..." as C's does
+                assertTrue(sv.output().contains(" TX depth ") && !cl.output().contains(" TX depth "),
+                        "the TCP server sends" + both);
+                assertTrue(cl.output().contains("Waiting for client to connect"), "the TCP client waits" + both);
+            }
             if (List.of(run).contains("-b")) {
                 // Bidirectional: each side prints its own figures plus the peer's, so both rows are equal.
                 assertEquals(pc.bwRows(), ps.bwRows(), "both sides print the same sum" + both);
@@ -267,6 +306,29 @@ class InteropRdmaTest {
             assertEquals(2, o.exitCode(), o.output());
             assertTrue(o.output().contains(flag[0] + " " + flag[1] + ": port 1 of " + device
                     + " is Ethernet (its link_layer)"), o.output());
+        }
+    }
+
+    /**
+     * The rate limiters Soft-RoCE cannot run are refused with the device's reason, read from it: HW (the port's
+     * link layer: a static rate needs InfiniBand) and PP (packet_pacing_caps: none).
+     */
+    @Test
+    void hwAndPacketPacingRateLimitsAreRefusedWithTheDevicesReason() throws Exception {
+        String device = PerftestPeers.device();
+        String[][] cases = {
+            {"--rate_limit_type HW: port 1 of " + device + " is Ethernet (its link_layer)", "--rate_limit", "10",
+                "--rate_limit_type", "HW"},
+            {"--rate_limit_type PP: " + device + " has no packet pacing (packet_pacing_caps.qp_rate_limit_max is 0)",
+                "--rate_limit", "100", "--rate_units", "M", "--rate_limit_type", "PP"},
+        };
+        for (String[] c : cases) {
+            List<String> args = PerftestPeers.args("ib_write_bw", "-d", device, "-x", PerftestPeers.gidIndex(), "-p",
+                    String.valueOf(PerftestPeers.freshPort()), "--warmup", "0");
+            args.addAll(List.of(c).subList(1, c.length));
+            PerftestPeers.Outcome o = PerftestPeers.startJava(args).await(120);
+            assertEquals(2, o.exitCode(), o.output());
+            assertTrue(o.output().contains(c[0]), o.output());
         }
     }
 

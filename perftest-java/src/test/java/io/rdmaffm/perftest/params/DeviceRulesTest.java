@@ -17,9 +17,11 @@ class DeviceRulesTest {
     private static final int ALL_RC_ODP = DeviceCapabilities.ODP_SEND | DeviceCapabilities.ODP_RECV
             | DeviceCapabilities.ODP_WRITE | DeviceCapabilities.ODP_READ | DeviceCapabilities.ODP_ATOMIC;
     /** Like Soft-RoCE on Linux 6.1: one port, one completion vector, no on-demand paging. */
-    private static final DeviceCapabilities RXE = new DeviceCapabilities("rxe0", 1, 1, false, 0);
+    private static final DeviceCapabilities RXE = new DeviceCapabilities("rxe0", 1, 1, false, 0, "Ethernet",
+            0);
     /** Like a two-port ConnectX: ODP on RC for every verb, 32 completion vectors. */
-    private static final DeviceCapabilities CX = new DeviceCapabilities("mlx5_0", 2, 32, true, ALL_RC_ODP);
+    private static final DeviceCapabilities CX = new DeviceCapabilities("mlx5_0", 2, 32, true, ALL_RC_ODP,
+            "IB", 100_000_000);
 
     @Test
     void odpFollowsTheDevicesGeneralCaps() {
@@ -83,8 +85,44 @@ class DeviceRulesTest {
         DeviceRules.check(ParameterRules.check(Tool.WRITE_BW, new ToolOptions()), RXE); // no flag, nothing asked
     }
 
+    @Test
+    void packetPacingIsRefusedWithTheDevicesReason() {
+        ToolOptions pp = new ToolOptions().with(RATE_LIMIT, "100").with(RATE_UNITS, "M").with(RATE_LIMIT_TYPE, "PP");
+        assertEquals("--rate_limit_type PP: rxe0 has no packet pacing (packet_pacing_caps.qp_rate_limit_max is 0)",
+                refusal(Tool.WRITE_BW, pp, RXE));
+        // A device that paces: perftest's own limit (raw Ethernet QPs only), with what the device reports.
+        assertEquals("--rate_limit_type PP: packet pacing is for raw Ethernet QPs (perftest's raw_ethernet tools), "
+                + "which perftest-java has not (mlx5_0 paces up to 100000000 kb/s)", refusal(Tool.WRITE_BW, pp, CX));
+        assertEquals("--rate_limit_type PP: rxe0 has no packet pacing (packet_pacing_caps.qp_rate_limit_max is 0)",
+                refusal(Tool.SEND_BW, pp.with(TYPICAL_PKT_SIZE, 1024), RXE));
+    }
+
+    @Test
+    void hwRateLimitNeedsAnInfinibandPort() {
+        ToolOptions hw = new ToolOptions().with(RATE_LIMIT, "10").with(RATE_LIMIT_TYPE, "HW");
+        assertEquals("--rate_limit_type HW: port 1 of rxe0 is Ethernet (its link_layer): a static rate "
+                + "(ah_attr.static_rate) applies only on InfiniBand", refusal(Tool.WRITE_BW, hw, RXE));
+        RateLimit onIb = DeviceRules.rateLimit(ParameterRules.check(Tool.WRITE_LAT, hw), CX);
+        assertEquals(RateLimit.Type.HW, onIb.type());
+        assertEquals(3, onIb.ibvRate(), "IBV_RATE_10_GBPS");
+    }
+
+    @Test
+    void anImpliedHwRateLimitFallsBackToSwOnEthernetAsPerftestDoes() {
+        ToolOptions implied = new ToolOptions().with(RATE_LIMIT, "40");
+        RateLimit rxe = DeviceRules.rateLimit(ParameterRules.check(Tool.WRITE_BW, implied), RXE);
+        assertEquals(RateLimit.Type.SW, rxe.type());
+        assertEquals(0, rxe.ibvRate());
+        assertEquals(RateLimit.Type.HW, DeviceRules.rateLimit(ParameterRules.check(Tool.WRITE_BW, implied), CX).type());
+        // where SW cannot run either, the refusal says both
+        assertEquals("--rate_limit: port 1 of rxe0 is Ethernet (its link_layer): a static rate (ah_attr.static_rate) "
+                + "applies only on InfiniBand, and the SW rate limiter runs only in the bandwidth tests of send, "
+                + "write and read, and not with ib_send_bw -b (ib_send_lat)", refusal(Tool.SEND_LAT, implied, RXE));
+        DeviceRules.check(ParameterRules.check(Tool.SEND_LAT, implied), CX);
+    }
+
     private static DeviceCapabilities caps(int rcOdp) {
-        return new DeviceCapabilities("mlx5_1", 1, 8, true, rcOdp);
+        return new DeviceCapabilities("mlx5_1", 1, 8, true, rcOdp, "IB", 0);
     }
 
     private static String refusal(Tool tool, ToolOptions o, DeviceCapabilities c) {

@@ -122,6 +122,13 @@ class ParameterRulesTest {
         expected.put("source_ip", "");
         expected.put("inline_recv", 0);
         expected.put("recv_post_list", 1);
+        expected.put("report_cycles", false);
+        expected.put("run_infinitely", false);
+        expected.put("reversed", false);
+        expected.put("rate_limit", 0.0); // none: RateLimitTest has a limit's keys
+        expected.put("rate_units", "g");
+        expected.put("rate_limit_type", "off");
+        expected.put("burst_size", 0);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }

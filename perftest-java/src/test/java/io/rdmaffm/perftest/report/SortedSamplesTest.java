@@ -75,4 +75,50 @@ class SortedSamplesTest {
         assertEquals("#, usec\n1, 1\n2, 2\n3, 2\n" + CFormat.fixed(5.0 / 3, 6) + "\n",
                 output(Tool.READ_LAT, Role.CLIENT, Verbosity.LATENCY, false, true, tposted, 6));
     }
+
+    @Test
+    void reportCyclesPrintsTheRowAndTheSamplesInCyclesUnderPerftestsHeaders() throws Exception {
+        // round trips of 2000, 4000, .. ns on a 2.5 GHz counter: write_lat halves them, 2500, 5000, .. cycles
+        long[] tposted = new long[10];
+        for (int i = 1; i < 10; i++) {
+            tposted[i] = tposted[i - 1] + 2000L * i;
+        }
+        StringWriter text = new StringWriter();
+        RunReporter r = new RunReporter(Tool.WRITE_LAT, Role.CLIENT, BwUnit.MB_PER_SEC, Verbosity.FULL, false,
+                new PrintWriter(text), new RunReporter.LatencyOutput(null, false, true, false, 0.4));
+        r.latencyRow(2, 10, tposted, 0);
+        String out = text.toString();
+        assertTrue(out.startsWith("#, cycles\n1, 2500\n2, 5000\n"), out);
+        assertTrue(out.contains("t_min[usec]"), "perftest keeps its header: " + out);
+        assertTrue(out.contains(" 2       10          2500.00        20000.00      10000.00"), out);
+    }
+
+    @Test
+    void reportCyclesHasTheShapeOfCsCapture() throws Exception {
+        // C's ib_write_lat -n 20 -C -U on rxe: the figures are TCG's, the lines around them are the format.
+        String c = Capture.resource("write_lat_C_U.client.out");
+        long[] tposted = new long[20];
+        for (int i = 1; i < 20; i++) {
+            tposted[i] = tposted[i - 1] + 1000L * (i % 5 + 1);
+        }
+        StringWriter text = new StringWriter();
+        RunReporter r = new RunReporter(Tool.WRITE_LAT, Role.CLIENT, BwUnit.MB_PER_SEC, Verbosity.FULL, false,
+                new PrintWriter(text), new RunReporter.LatencyOutput(null, false, true, false, 0.5));
+        r.latencyRow(2, 20, tposted, 0);
+        String ours = text.toString();
+        assertEquals(shape(c.substring(c.indexOf("#, cycles"))), shape(ours));
+    }
+
+    /** The lines up to the row, every figure replaced by N: what must match a capture made on another clock. */
+    private static String shape(String out) {
+        StringBuilder b = new StringBuilder();
+        for (String line : out.split("\n")) {
+            // a figure's padding follows its width (%-7.2f): the spaces after it are not the format's
+            b.append(line.replaceAll("(-?[0-9]+(\\.[0-9]+)?(e[+-][0-9]+)?|-nan|inf) *", "N")).append('\n');
+            if (line.startsWith(" 2 ")) {
+                break; // the row: what follows is the run's end
+            }
+        }
+        return b.toString();
+    }
 }

@@ -1,0 +1,90 @@
+package io.rdmaffm.perftest.params;
+
+import io.rdmaffm.perftest.vocab.Tool;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * README's flag list, rendered from {@link Flag}: one row per perftest flag (names, the tools that take it, its
+ * help, and what Soft-RoCE does with it). The table is derived; only the rxe column, which no declaration can
+ * know, is written here. FlagTableTest fails when README's copy differs ({@code -Dflag.table.update=true}
+ * rewrites it).
+ */
+public final class FlagTable {
+    /** Where the flag's fate on Soft-RoCE (rxe, Linux 6.1) is not simply "works". */
+    private static final Map<Flag, String> RXE = new EnumMap<>(Flag.class);
+
+    static {
+        RXE.put(Flag.ODP, "refused: no on-demand paging (odp_caps)");
+        RXE.put(Flag.DUALPORT, "refused: one port (phys_port_cnt)");
+        RXE.put(Flag.REPORT_PER_PORT, "refused with -O");
+        RXE.put(Flag.VECTOR, "works below num_comp_vectors (one per CPU)");
+        RXE.put(Flag.DLID, "refused: Ethernet link layer");
+        RXE.put(Flag.FORCE_LINK, "Ethernet works; IB refused (link layer)");
+        RXE.put(Flag.RATE_LIMIT, "works (as SW: implied HW falls back, as C)");
+        RXE.put(Flag.RATE_LIMIT_TYPE, "SW works; HW refused (Ethernet: no static rate); PP refused (no packet pacing)");
+        RXE.put(Flag.TYPICAL_PKT_SIZE, "PP only: refused");
+        RXE.put(Flag.RUN_INFINITELY, "works (write, read, atomic bw)");
+        RXE.put(Flag.HUGEPAGES, "works with huge pages reserved (vm.nr_hugepages)");
+        RXE.put(Flag.IPV6, "works where the port has an IPv6 GID; not with -R (rdma_cm is IPv4 here, as C)");
+        RXE.put(Flag.OLD_POST_SEND, "works (ibv_post_send is the only post path, as C on rxe)");
+        RXE.put(Flag.INLINE_RECV, "accepted, no effect (as C 4.5)");
+        RXE.put(Flag.USE_CUDA, "needs a CUDA GPU");
+        RXE.put(Flag.USE_CUDA_BUS_ID, "needs a CUDA GPU");
+        RXE.put(Flag.USE_CUDA_DMABUF, "needs a CUDA GPU");
+        RXE.put(Flag.ROCM, "refused: no ROCm buffers");
+    }
+
+    private FlagTable() {
+    }
+
+    /** The table in Markdown, a header and one line per flag, in declaration order (hidden flags left out). */
+    public static String markdown() {
+        StringBuilder b = new StringBuilder("| flag | tools | meaning | rxe |\n|---|---|---|---|\n");
+        for (Flag f : Flag.values()) {
+            if (f.hidden() && !f.refused()) {
+                continue;
+            }
+            b.append("| `").append(String.join("`, `", f.names())).append("` | ").append(tools(f)).append(" | ")
+                    .append(f.refused() ? "perftest's; not supported yet" : f.help().replace("|", "\\|"))
+                    .append(" | ").append(f.refused() ? "refused: not supported yet" : RXE.getOrDefault(f, "works"))
+                    .append(" |\n");
+        }
+        return b.toString();
+    }
+
+    /** "all", "bw", "lat", or the tools' names. */
+    private static String tools(Flag f) {
+        List<String> names = new ArrayList<>();
+        boolean allBw = true;
+        boolean allLat = true;
+        boolean anyBw = false;
+        boolean anyLat = false;
+        for (Tool t : Tool.values()) {
+            boolean takes = f.takenBy(t);
+            if (takes) {
+                names.add(t.perftestName());
+            }
+            if (t.bandwidth()) {
+                allBw &= takes;
+                anyBw |= takes;
+            } else {
+                allLat &= takes;
+                anyLat |= takes;
+            }
+        }
+        if (allBw && allLat) {
+            return "all";
+        }
+        if (allBw && !anyLat) {
+            return "bw";
+        }
+        if (allLat && !anyBw) {
+            return "lat";
+        }
+        return String.join(", ", names);
+    }
+}
