@@ -111,6 +111,7 @@ class FabricCommandTest {
                 "--device", "rxe0", "--tool-path", worker().toString(), "-s", "12K", "--iters", "3", "--json",
                 json.toString(), "--csv", csv.toString());
         String out = r.out();
+        System.out.print(out);
         assertEquals(0, r.code(), out + r.err() + c.calls());
         assertEquals("", r.err());
         // t = the slowest rank's mean, 1200 us; algbw = 12288 B / 1200 us = 0.01024 GB/s; busbw x 4/3 = 0.013653.
@@ -157,6 +158,7 @@ class FabricCommandTest {
                 "--listen-timeout", "1", "--test-timeout", "1");
         double seconds = (System.nanoTime() - start) / 1e9;
         String out = r.out();
+        System.out.print(out);
         assertEquals(2, r.code(), out + r.err());
         // The deadline: connect 1 + join 1 + test 1 + grace 15 s, then the hung worker is stopped by its pid.
         assertTrue(seconds < 30, seconds + " s");
