@@ -164,7 +164,7 @@ class FabricCommandTest {
         assertTrue(seconds < 30, seconds + " s");
         assertTrue(out.contains("  node01/rxe0 rank 0 member: 1000.00 us mean"), out);
         assertTrue(out.contains("failed: RUN_FAILED: node01/rxe0: run failed: rank 0 on node01: aborted: rank 2 never"
-                + " joined"), out);
+                + " joined (a consequence; the cause: node02, node03, node04)"), out);
         assertTrue(out.contains("failed: NO_RESULT: node02/rxe0: no result: rank 1 on node02 exited 2 without a result"
                 + " line: fabric-worker: lost the coordinator"), out);
         assertTrue(out.contains("failed: UNREACHABLE: node03/rxe0: unreachable: ssh to node03 failed (exit 255): ssh:"

@@ -96,12 +96,20 @@ public final class FabricVerdicts {
                 alg, factor, bus, wrongKnown ? wrong : null, expected, from);
     }
 
+    /**
+     * Every rank that did not end well. A rank whose own run failed (its result names an error) while another
+     * rank's host is to blame (unreachable, missing tool, silent, hung) is listed as a consequence of those.
+     */
     private static void failures(List<RankResult> ranks, List<Verdict> v) {
+        List<String> causes = ranks.stream().filter(r -> !r.ok() && r.failure().host() != null)
+                .map(r -> r.failure().host()).distinct().toList();
         for (RankResult r : ranks) {
             if (!r.ok()) {
                 Failure f = r.failure();
+                boolean consequence = f.host() == null && !causes.isEmpty();
                 v.add(new Verdict(Verdict.Level.FAILED, f.kind().name(), f.host() != null ? f.host()
-                        : r.rank().host(), r.rank().where() + ": " + f.kind().label() + ": " + f.message()));
+                        : r.rank().host(), r.rank().where() + ": " + f.kind().label() + ": " + f.message()
+                        + (consequence ? " (a consequence; the cause: " + String.join(", ", causes) + ")" : "")));
             }
         }
     }
