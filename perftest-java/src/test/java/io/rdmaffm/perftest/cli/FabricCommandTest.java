@@ -92,6 +92,7 @@ class FabricCommandTest {
                 err=null; [ -e "@DIR@/peerfail" ] && err='"aborted: rank 2 never joined"'
                 echo "fake progress"
                 echo "@rdma-fabric result {\\"rank\\":$rank,\\"ranks\\":$ranks,\\"host\\":\\"$FAKE_NODE\\",\\"device\\":\\"rxe0\\",\\"port\\":1,\\"netdev\\":\\"eth0\\",\\"pattern\\":\\"$pattern\\",\\"bytes\\":$bytes,\\"iters\\":3,\\"warmup\\":2,\\"reduce\\":true,\\"time_us\\":{\\"mean\\":$mean,\\"min\\":900,\\"max\\":2000},\\"steps\\":4,\\"bytes_sent\\":16384,\\"bytes_received\\":16384,\\"wrong\\":0,\\"role\\":\\"member\\",\\"error\\":$err,\\"counters\\":{\\"before\\":{},\\"after\\":{},\\"delta\\":{\\"hw_counters/rcvd_pkts\\":50,\\"hw_counters/sent_pkts\\":52,\\"hw_counters/rcvd_seq_err\\":$seq},\\"absent\\":{\\"counters/port_xmit_wait\\":\\"no counters directory\\"}}}"
+                [ -e "@DIR@/exit3-$FAKE_NODE" ] && exit 3
                 [ "$err" = null ] && exit 0
                 exit 2
                 """);
@@ -197,6 +198,17 @@ class FabricCommandTest {
         assertEquals(1, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("flagged: loss: node02/rxe0: hw_counters/rcvd_seq_err +9 (loss and"
                 + " retransmission: RoCE on a fabric not set up lossless, --expect none)"), r.out());
+    }
+
+    @Test
+    void aNonZeroExitWithACleanResultIsNoSuccess() throws Exception {
+        FakeCluster c = cluster();
+        c.mark("exit3-node01", "");
+        Run r = run(x -> x.runner = c.firstOnPath(), "fabric", "bisection", "--hosts", "node01,node02",
+                "--device", "rxe0", "--tool-path", worker().toString(), "-s", "4096");
+        assertEquals(2, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("failed: RUN_FAILED: node01/rxe0: run failed: rank 0 on node01 exited 3 though its"
+                + " result names no error: fake fabric-worker: rank 0 of 2 joining"), r.out());
     }
 
     @Test

@@ -143,6 +143,15 @@ public final class FabricRun {
                         + " on " + host + " printed its result but did not exit within "
                         + MatrixPlan.human(plan.deadline()) + " (stopped)"), tail(err));
             }
+            // The contract's exit 1 is wrong data, judged from "wrong"; any other non-zero exit without an error
+            // in the result is still no success.
+            Double wrong = Fields.number(result.get("wrong"));
+            if (rc != 0 && !(rc == 1 && wrong != null && wrong > 0)) {
+                String why = lastLine(err);
+                return new RankResult(r, rc, result, new Failure(Failure.Kind.RUN_FAILED, null, "rank " + r.rank()
+                        + " on " + host + " exited " + rc + " though its result names no error"
+                        + (why.isEmpty() ? "" : ": " + why)), tail(err));
+            }
             return new RankResult(r, rc, result, null, tail(err));
         }
         Failure f;
