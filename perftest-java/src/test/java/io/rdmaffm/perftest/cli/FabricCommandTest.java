@@ -116,7 +116,7 @@ class FabricCommandTest {
         assertEquals(0, r.code(), out + r.err() + c.calls());
         assertEquals("", r.err());
         // t = the slowest rank's mean, 1200 us; algbw = 12288 B / 1200 us = 0.01024 GB/s; busbw x 4/3 = 0.013653.
-        assertTrue(out.contains("        12288         3072    float     1200.00        0.010        0.014       0\n"),
+        assertTrue(out.contains("        12288         3072    float     1200.00       0.0102       0.0137       0\n"),
                 out);
         assertTrue(out.contains("# rail 0: t = slowest rank's mean (node03/rxe0)"), out);
         assertTrue(out.contains("  node02/rxe0 rank 1 member: 1100.00 us mean (min 900.00, max 2000.00), sent 16384 B,"

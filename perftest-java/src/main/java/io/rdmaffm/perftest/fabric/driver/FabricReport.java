@@ -28,7 +28,7 @@ public final class FabricReport {
             }
             long count = p.ring() ? f.bytes() / 4 : f.bytes();
             b.append(String.format(Locale.ROOT, " %12d %12d %8s %11s %12s %12s %7s%n", f.bytes(), count,
-                    p.ring() ? "float" : "uint8", num(f.timeUs(), 2), num(f.algbwGBps(), 3), num(f.busbwGBps(), 3),
+                    p.ring() ? "float" : "uint8", num(f.timeUs(), 2), bw(f.algbwGBps()), bw(f.busbwGBps()),
                     f.wrong() == null ? (p.ring() ? "?" : "n/a") : Long.toString(f.wrong())));
         }
         for (RailFigures f : o.figures()) {
@@ -134,6 +134,14 @@ public final class FabricReport {
             return "";
         }
         return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString(v.longValue()) : Double.toString(v);
+    }
+
+    /**
+     * A bandwidth in GB/s: two decimals as nccl-tests prints them from 1 GB/s up, more below so that an emulated
+     * link's figure (tens of kB/s on Soft-RoCE between VMs) is not printed as 0.00.
+     */
+    static String bw(Double v) {
+        return v == null ? "-" : num(v, v >= 1 ? 2 : v >= 0.01 ? 4 : 6);
     }
 
     static String num(Double v, int decimals) {
