@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -351,7 +352,16 @@ public final class FabricWorker {
                 EthtoolStats.forLiveHost());
     }
 
-    private static String hostName() {
+    /** The kernel's host name (no DNS lookup: a host without a resolvable name still has one). */
+    static String hostName() {
+        try {
+            String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+            if (!h.isEmpty()) {
+                return h;
+            }
+        } catch (IOException e) {
+            // not Linux: ask the resolver
+        }
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {

@@ -66,8 +66,10 @@ class FabricWorkerRdmaTest {
                     "--coordinator", "127.0.0.1:" + port, "-d", PerftestPeers.device(), "-x", PerftestPeers.gidIndex(),
                     "--join-timeout", "120", "--step-timeout", String.valueOf(STEP_TIMEOUT_S)));
             cmd.addAll(List.of(args));
-            Path out = Files.createTempFile("fabric-rank" + r, ".out");
-            Path err = Files.createTempFile("fabric-rank" + r, ".err");
+            // Under target/, so a run in the VM leaves the ranks' output readable on the host.
+            Path dir = Files.createDirectories(Path.of("target", "fabric-worker-rdma"));
+            Path out = Files.createTempFile(dir, "rank" + r + "-", ".out");
+            Path err = Files.createTempFile(dir, "rank" + r + "-", ".err");
             Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
             ranks.add(new Rank(p, out, err));
         }
