@@ -45,7 +45,7 @@ declare -A title=(
 	[rdma]="rdma tests (tag 'rdma', on a real RDMA device)"
 	[package]="package (mvn -Pdist; packaging/test-installed.sh on this host and on Soft-RoCE; the aarch64 shim on Soft-RoCE in an aarch64 VM)"
 	[multihost]="multihost tests (tag 'multihost', across two Soft-RoCE VMs)"
-	[matrix]="matrix test (tag 'multihost', CrossHostMatrix*, across three Soft-RoCE VMs)"
+	[matrix]="matrix and fabric tests (tag 'multihost', CrossHostMatrix*, CrossHostFabric*, across three Soft-RoCE VMs)"
 )
 
 # Runs one stage, its output shown and kept; the stage's exit status is kept too (a failing stage does not end
@@ -107,14 +107,14 @@ for stage in "${stages[@]}"; do
 		# after a class that used rdma_cm the test JVM would hold rxe0 and the network-fault test's
 		# 'rdma link delete' would wait for ever.
 		run_stage multihost "$SCRIPT_DIR/rxe-vms.sh" --vms 2 --timeout 1200 -- env MAVEN_OPTS=-XX:TieredStopAtLevel=1 \
-			"${MVN[@]}" -o surefire:test -pl perftest-java -am -Dtest='CrossHost*,!CrossHostMatrix*' -DreuseForks=false \
+			"${MVN[@]}" -o surefire:test -pl perftest-java -am -Dtest='CrossHost*,!CrossHostMatrix*,!CrossHostFabric*' -DreuseForks=false \
 			-Dsurefire.failIfNoSpecifiedTests=false -Drdma.groups=multihost -Drdma.excludedGroups=
 		;;
 	matrix)
 		# Its own three guests, so that the two-host tests above run exactly as before. Short: one all-pairs
-		# matrix with a guest's link down.
-		run_stage matrix "$SCRIPT_DIR/rxe-vms.sh" --vms 3 --timeout 600 -- env MAVEN_OPTS=-XX:TieredStopAtLevel=1 \
-			"${MVN[@]}" -o surefire:test -pl perftest-java -am -Dtest='CrossHostMatrix*' \
+		# matrix with a guest's link down, and one fabric all-reduce of 12 KiB across the three (its bound: 240 s).
+		run_stage matrix "$SCRIPT_DIR/rxe-vms.sh" --vms 3 --timeout 900 -- env MAVEN_OPTS=-XX:TieredStopAtLevel=1 \
+			"${MVN[@]}" -o surefire:test -pl perftest-java -am -Dtest='CrossHostMatrix*,CrossHostFabric*' \
 			-Dsurefire.failIfNoSpecifiedTests=false -Drdma.groups=multihost -Drdma.excludedGroups=
 		;;
 	esac

@@ -133,7 +133,7 @@ public final class HostInput {
             }
         }
         if (names.size() < 2) {
-            throw new MatrixInputException(source + ": a matrix needs at least two hosts, got " + names.size()
+            throw new MatrixInputException(source + ": at least two hosts are needed (matrix, fabric), got " + names.size()
                     + (names.isEmpty() ? "" : " (" + names.get(0) + ")"));
         }
         return new Hosts(List.copyOf(names), source, notes);

@@ -115,7 +115,7 @@ public record MatrixPlan(MatrixRequest request, DiscoveredHosts discovered, Map<
     }
 
     /** 45 s, 6 min, 6.8 h, 2.1 days. */
-    static String human(Duration d) {
+    public static String human(Duration d) {
         double s = d.toMillis() / 1000.0;
         if (s < 90) {
             return s == Math.rint(s) ? (long) s + " s" : String.format(Locale.ROOT, "%.1f s", s);

@@ -92,12 +92,12 @@ public final class Names {
     }
 
     /** The value for an error message: control characters shown as '?', at most 60 characters. */
-    static String printable(String s) {
+    public static String printable(String s) {
         return printable(s, 60);
     }
 
     /** The value for a message: control characters shown as '?', at most {@code max} characters. */
-    static String printable(String s, int max) {
+    public static String printable(String s, int max) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < s.length() && b.length() < max; i++) {
             char c = s.charAt(i);

@@ -109,6 +109,38 @@ public final class OpenDevice implements AutoCloseable {
         return link == LinkLayer.ETHERNET ? "Ethernet" : link == LinkLayer.INFINIBAND ? "IB" : "unspecified";
     }
 
+    /**
+     * Opens a port for a program that is not one of perftest's tools (the fabric worker): the same checks of the
+     * port and the same GID choice as {@link #open(RunParameters)}, without the tools' flags.
+     *
+     * @param name      the device
+     * @param ibPort    the port, from 1
+     * @param gidIndex  the GID index, or -1 for perftest's choice
+     * @throws IllegalArgumentException for a port or GID index the device does not have
+     * @throws IllegalStateException    for a port that is not ACTIVE, or a RoCE port without a GID
+     */
+    public static OpenDevice openPort(String name, int ibPort, int gidIndex) {
+        Context ctx = Context.open(name);
+        try {
+            DeviceAttributes device = ctx.queryDevice();
+            if (ibPort < 1 || ibPort > device.physicalPortCount()) {
+                throw new IllegalArgumentException("device " + name + " has port(s) 1.." + device.physicalPortCount()
+                        + ", not " + ibPort);
+            }
+            PortAttributes port = ctx.queryPort(ibPort);
+            if (port.state() != PortState.ACTIVE) {
+                throw new IllegalStateException("port " + ibPort + " of " + name + " is " + port.state()
+                        + ", not ACTIVE");
+            }
+            int index = gidIndex(name, ibPort, gidIndex, false, ctx, port);
+            GidEntry gid = index < 0 ? null : ctx.queryGid(ibPort, index);
+            return new OpenDevice(name, ibPort, ctx, device, port, index, gid);
+        } catch (RuntimeException e) {
+            ctx.close();
+            throw e;
+        }
+    }
+
     /** What the device reports for the flags that need a capability; the extended query only where one asks. */
     private static DeviceCapabilities capabilities(RunParameters p, String name, Context ctx, DeviceAttributes device,
             PortAttributes port) {
@@ -139,18 +171,21 @@ public final class OpenDevice implements AutoCloseable {
 
     /** The given index (checked), perftest's choice on RoCE, or -1 (InfiniBand without -x). */
     private static int gidIndex(RunParameters p, Context ctx, PortAttributes port) {
-        int ibPort = p.endpoint().ibPort();
-        String name = p.endpoint().device();
-        if (p.endpoint().gidIndex() >= 0) {
+        return gidIndex(p.endpoint().device(), p.endpoint().ibPort(), p.endpoint().gidIndex(), p.on(Flag.IPV6), ctx,
+                port);
+    }
+
+    private static int gidIndex(String name, int ibPort, int requested, boolean ipv6, Context ctx,
+            PortAttributes port) {
+        if (requested >= 0) {
             try {
-                ctx.queryGid(ibPort, p.endpoint().gidIndex());
+                ctx.queryGid(ibPort, requested);
             } catch (VerbsException e) {
-                throw new IllegalArgumentException("GID index " + p.endpoint().gidIndex() + " of " + name + " port "
+                throw new IllegalArgumentException("GID index " + requested + " of " + name + " port "
                         + ibPort + " is empty or out of range (see the 'devices' command for the table)");
             }
-            return p.endpoint().gidIndex();
+            return requested;
         }
-        boolean ipv6 = p.on(Flag.IPV6);
         if (port.linkLayer() != LinkLayer.ETHERNET) {
             if (ipv6) {
                 throw new InvalidParameterException("--ipv6 chooses among RoCE GIDs: port " + ibPort + " of " + name
@@ -191,7 +226,7 @@ public final class OpenDevice implements AutoCloseable {
     }
 
     /** The opened device. */
-    Context context() {
+    public Context context() {
         return ctx;
     }
 
@@ -206,7 +241,7 @@ public final class OpenDevice implements AutoCloseable {
     }
 
     /** The port's LID (0 on RoCE). */
-    int lid() {
+    public int lid() {
         return port.lid();
     }
 

@@ -68,7 +68,7 @@ class MatrixCommandTest {
     @Test
     void hostsThatCannotMakeAMatrix() throws IOException {
         refused("no hosts: give --hosts, --hostfile or --slurm");
-        refused("--hosts: a matrix needs at least two hosts, got 1 (node1)", "--hosts", "node1");
+        refused("--hosts: at least two hosts are needed (matrix, fabric), got 1 (node1)", "--hosts", "node1");
         refused("--hosts: host 'node1' is given twice", "--hosts", "node1,node2,node1");
         refused("--hosts: host 'Node1' is given twice", "--hosts", "node1,Node1");
         refused("--hosts: host 'node1:2222' has a port (or an MPI slot count); give the bare name and set ports in"

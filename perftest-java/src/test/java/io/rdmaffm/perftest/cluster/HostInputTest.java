@@ -38,7 +38,7 @@ class HostInputTest {
                 + " ~/.ssh/config", message(() -> HostInput.fromList("a:22,b")));
         assertEquals("--hosts: host 'b' is given twice", message(() -> HostInput.fromList("a,b,c,b")));
         assertEquals("--hosts: host 'A' is given twice", message(() -> HostInput.fromList("a,A")));
-        assertEquals("--hosts: a matrix needs at least two hosts, got 1 (a)", message(() -> HostInput.fromList("a")));
+        assertEquals("--hosts: at least two hosts are needed (matrix, fabric), got 1 (a)", message(() -> HostInput.fromList("a")));
         assertEquals("--hosts: empty host name", message(() -> HostInput.fromList("a,,b")));
         assertEquals("--hosts: empty host name", message(() -> HostInput.fromList("")));
         assertEquals("--hosts: host 'root@a' has a user name; set users in ~/.ssh/config",
@@ -82,7 +82,7 @@ class HostInputTest {
         assertEquals("--hosts: host 'n1' is given twice", message(() -> HostInput.fromList("n1,n[1-2]")));
         assertEquals("--hosts: 'n1-' is not a host name (letters, digits, '-', '_' and dots; no label may start or"
                 + " end with '-')", message(() -> HostInput.fromList("n[1-2]-,b")));
-        assertEquals("--hosts: a matrix needs at least two hosts, got 1 (n1)", message(() -> HostInput.fromList(
+        assertEquals("--hosts: at least two hosts are needed (matrix, fabric), got 1 (n1)", message(() -> HostInput.fromList(
                 "n[1-1]")));
         assertEquals("hostfile h line 2 'b[2-1]': range 2-1 runs backwards",
                 message(() -> HostInput.fromHostfile("a\nb[2-1]\n", "h")));
@@ -114,7 +114,7 @@ class HostInputTest {
                 HostInput.fromSlurm("n[1-2]", failing, Duration.ofSeconds(1)).notes());
         assertEquals("SLURM_JOB_NODELIST is not set: run inside an allocation (salloc/sbatch) or give --hosts or"
                 + " --hostfile", message(() -> HostInput.fromSlurm(null, failing, Duration.ofSeconds(1))));
-        assertEquals("SLURM_JOB_NODELIST: a matrix needs at least two hosts, got 1 (n1)",
+        assertEquals("SLURM_JOB_NODELIST: at least two hosts are needed (matrix, fabric), got 1 (n1)",
                 message(() -> HostInput.fromSlurm("n[1-1]", failing, Duration.ofSeconds(1))));
     }
 }

@@ -1,0 +1,301 @@
+package io.rdmaffm.perftest.cli;
+
+import io.rdmaffm.perftest.cluster.DiscoveredHosts;
+import io.rdmaffm.perftest.cluster.HostDiscovery;
+import io.rdmaffm.perftest.cluster.HostInput;
+import io.rdmaffm.perftest.cluster.Launcher;
+import io.rdmaffm.perftest.cluster.LocalProcessRunner;
+import io.rdmaffm.perftest.cluster.MatrixInputException;
+import io.rdmaffm.perftest.cluster.MatrixRequest;
+import io.rdmaffm.perftest.cluster.ProcessRunner;
+import io.rdmaffm.perftest.cluster.Progress;
+import io.rdmaffm.perftest.fabric.driver.Expect;
+import io.rdmaffm.perftest.fabric.driver.FabricJson;
+import io.rdmaffm.perftest.fabric.driver.FabricOutcome;
+import io.rdmaffm.perftest.fabric.driver.FabricPlan;
+import io.rdmaffm.perftest.fabric.driver.FabricPlanner;
+import io.rdmaffm.perftest.fabric.driver.FabricReport;
+import io.rdmaffm.perftest.fabric.driver.FabricRequest;
+import io.rdmaffm.perftest.fabric.driver.FabricRun;
+import io.rdmaffm.perftest.fabric.driver.FabricVerdicts;
+import io.rdmaffm.perftest.fabric.driver.Pattern;
+import io.rdmaffm.perftest.fabric.driver.RankResult;
+import io.rdmaffm.perftest.health.AtomicFiles;
+import io.rdmaffm.perftest.params.InvalidParameterException;
+import io.rdmaffm.perftest.params.ParameterRules;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.Console;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+/**
+ * {@code fabric PATTERN}: every host (per NIC rail) loaded at once by one {@code rdma-perftest fabric-worker} per
+ * host and rail, started by ssh or srun as the matrix's ends are (docs/fabric-design.md). The options become a
+ * frozen {@link FabricRequest}; the hosts are read and the pattern's input checked before anything is launched
+ * (one line, exit 2); unless {@code --device} names the devices, each host is asked for its devices and rates
+ * ({@link HostDiscovery}); the {@link FabricPlan} is printed; every rank runs ({@link FabricRun}); the figures
+ * and verdicts ({@link FabricVerdicts}) and the report follow. Exit status as matrix's: 0 all good, 1 something
+ * flagged, 2 something failed or bad input.
+ */
+@Command(name = "fabric", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Load every host at once (per NIC rail) with a collective pattern over raw verbs, launched by"
+                + " ssh or srun: an nccl-tests-style table (algbw, busbw, #wrong), each host's counters before and"
+                + " after, and verdicts that name the host.",
+                "Exit status: 0 all good, 1 something flagged, 2 something failed or bad input."})
+public final class FabricCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Creates the command; picocli fills in the options. */
+    public FabricCommand() {
+    }
+
+    @Parameters(index = "0", paramLabel = "PATTERN", description = "incast, alltoall, allreduce, allgather,"
+            + " reducescatter or bisection.")
+    String pattern;
+
+    @Option(names = "--hosts", paramLabel = "H1,H2,...", description = "The hosts, in ring order (bare names:"
+            + " ports and users belong in ~/.ssh/config); Slurm/pdsh ranges too: 'node[01-16,20]'.")
+    String hosts;
+
+    @Option(names = "--hostfile", paramLabel = "FILE", description = "One host (or range) per line; '#' comments.")
+    Path hostfile;
+
+    @Option(names = "--slurm", description = "The hosts of the Slurm allocation (SLURM_JOB_NODELIST).")
+    boolean slurm;
+
+    @Option(names = "--device", paramLabel = "DEV,...", description = "The same RDMA devices on every host, rail i ="
+            + " device i (each rail its own group). Default: each host's devices with an ACTIVE port 1, from its"
+            + " own rdma-perftest doctor.")
+    String device;
+
+    @Option(names = "--launcher", paramLabel = "ssh|srun", description = "How the workers are started. Default: ssh"
+            + " (BatchMode, no prompts).")
+    String launcher;
+
+    @Option(names = "--tool-path", paramLabel = "PATH", description = "rdma-perftest on the hosts (default: on PATH).")
+    String toolPath;
+
+    @Option(names = "-s", paramLabel = "BYTES", description = "allreduce, allgather, reducescatter: the whole"
+            + " float32 array (a multiple of 4 x hosts); incast, alltoall, bisection: bytes per peer. K and M"
+            + " suffixes. Default: 1M.")
+    String size;
+
+    @Option(names = "--iters", paramLabel = "N", description = "Timed iterations. Default: 20.")
+    Integer iters;
+
+    @Option(names = "--warmup", paramLabel = "N", description = "Untimed iterations before them. Default: 2.")
+    Integer warmup;
+
+    @Option(names = "--no-reduce", description = "Ring patterns: move the data without adding it.")
+    boolean noReduce;
+
+    @Option(names = "--receiver", paramLabel = "HOST", description = "incast: the receiving host. Default: the first.")
+    String receiver;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Threads per worker. Default: 1.")
+    Integer threads;
+
+    @Option(names = "--expect", paramLabel = "none|pfc|dcqcn", description = "What the fabric is set up to do under"
+            + " congestion, which decides the counter rules. Default: none (loss flagged, congestion counters"
+            + " reported only).")
+    String expect;
+
+    @Option(names = "--priority", paramLabel = "P", description = "The lossless priority (0-7) whose pause and"
+            + " discard counters are judged.")
+    Integer priority;
+
+    @Option(names = "--min-percent", paramLabel = "P", description = "Flag a busbw below P%% of the slowest NIC's"
+            + " expected rate (from each host's doctor).")
+    Double minPercent;
+
+    @Option(names = "--port", paramLabel = "PORT", description = "The coordinator's TCP port on the first host (rail"
+            + " i: PORT + i). Default: 18515.")
+    Integer port;
+
+    @Option(names = "--listen-timeout", paramLabel = "SEC", description = "How long every worker may take to join"
+            + " (and a host to answer before the run). Default: 30.")
+    Double listenTimeout;
+
+    @Option(names = "--test-timeout", paramLabel = "SEC", description = "How long the pattern, and each of its"
+            + " steps, may take once all joined. Default: 120.")
+    Double testTimeout;
+
+    @Option(names = "--connect-timeout", paramLabel = "SEC", description = "ssh's ConnectTimeout. Default: 10.")
+    Integer connectTimeout;
+
+    @Option(names = "--max-connections", paramLabel = "N", description = "Launcher processes alive at once (one per"
+            + " rank: all ranks run at once). Default: 64.")
+    Integer maxConnections;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write every figure with its provenance and every"
+            + " rank's result here.")
+    Path json;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "Write one row per rank here.")
+    Path csv;
+
+    /** The environment (SLURM_JOB_NODELIST); replaced by tests. */
+    Map<String, String> env = System.getenv();
+
+    /** Starts ssh, srun and scontrol; replaced by tests. */
+    ProcessRunner runner = new LocalProcessRunner();
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        FabricRequest o;
+        FabricPlan plan;
+        Launcher launch;
+        try {
+            o = options();
+            HostInput.Hosts hs = FabricPlanner.hosts(o, runner);
+            launch = FabricRun.launcher(o.hosts());
+            boolean ask = o.hosts().devices().isEmpty() || !Double.isNaN(o.minPercent());
+            DiscoveredHosts found = ask ? discover(o, hs, launch, out) : DiscoveredHosts.notAsked(hs);
+            plan = FabricPlanner.plan(o, found);
+        } catch (MatrixInputException e) {
+            err.println(ErrorHandler.line("fabric", e));
+            err.flush();
+            return ErrorHandler.EXIT_FAILURE;
+        }
+        out.println("fabric: " + plan.n() + " hosts from " + plan.discovered().hosts().source() + ", " + launch.name());
+        out.println("fabric: " + plan.summary());
+        for (String note : plan.notes()) {
+            out.println("note: " + note);
+        }
+        out.println();
+        out.flush();
+        Console console = System.console();
+        boolean terminal = console != null && console.isTerminal();
+        Progress progress = terminal ? line -> {
+            err.println(line);
+            err.flush();
+        } : Progress.none();
+        List<RankResult> ranks = new FabricRun(plan, launch, runner, progress).run();
+        FabricOutcome outcome = FabricVerdicts.judge(plan, ranks);
+        if (json != null) {
+            AtomicFiles.write(json, FabricJson.write(outcome));
+        }
+        if (csv != null) {
+            StringWriter w = new StringWriter();
+            FabricReport.csv(outcome, w);
+            AtomicFiles.write(csv, w.toString());
+        }
+        out.print(FabricReport.text(outcome));
+        List<String> written = Stream.of(json, csv).filter(Objects::nonNull).map(Path::toString).toList();
+        if (!written.isEmpty()) {
+            out.println("written: " + String.join(", ", written));
+        }
+        out.flush();
+        return outcome.exitCode();
+    }
+
+    private DiscoveredHosts discover(FabricRequest o, HostInput.Hosts hs, Launcher launch, PrintWriter out)
+            throws InterruptedException {
+        out.println("fabric: asking " + hs.names().size() + " hosts for their RDMA devices (rdma-perftest doctor"
+                + " --json over " + launch.name() + ")");
+        out.flush();
+        Map<String, HostDiscovery.HostInfo> answers = HostDiscovery.discover(hs.names(), o.hosts(), launch, runner);
+        for (HostDiscovery.HostInfo h : answers.values()) {
+            if (h.problem() == null) {
+                List<String> nics = h.nics().stream().map(HostDiscovery.Nic::describe).toList();
+                out.println("  " + h.host() + " (" + h.source() + "): " + (nics.isEmpty() ? "no RDMA device"
+                        : String.join("; ", nics)));
+            }
+        }
+        DiscoveredHosts found = HostDiscovery.apply(o.hosts(), hs, answers);
+        for (String note : found.notes()) {
+            out.println("note: " + note);
+        }
+        return found;
+    }
+
+    /** The options as the frozen request; what only the command line can get wrong is refused here. */
+    FabricRequest options() {
+        FabricRequest.Builder f = FabricRequest.builder();
+        MatrixRequest.Builder o = f.hosts;
+        f.pattern = Pattern.of(pattern);
+        if (f.pattern == null) {
+            throw new MatrixInputException("unknown pattern '" + io.rdmaffm.perftest.cluster.Names.printable(pattern)
+                    + "' (one of " + Pattern.names() + ")");
+        }
+        o.hosts = hosts;
+        o.hostfile = hostfile;
+        o.slurm = slurm;
+        o.slurmNodelist = env.get("SLURM_JOB_NODELIST");
+        o.devices = device == null ? List.of() : List.of(device.split(",", -1));
+        o.launcher = launcher == null ? o.launcher : switch (launcher) {
+            case "ssh" -> MatrixRequest.LauncherKind.SSH;
+            case "srun" -> MatrixRequest.LauncherKind.SRUN;
+            default -> throw new MatrixInputException("--launcher must be ssh or srun, got '" + launcher + "'");
+        };
+        o.toolPath = toolPath;
+        o.listenTimeout = seconds(listenTimeout, o.listenTimeout, "--listen-timeout");
+        o.testTimeout = seconds(testTimeout, o.testTimeout, "--test-timeout");
+        o.connectTimeoutSeconds = connectTimeout == null ? o.connectTimeoutSeconds : connectTimeout;
+        o.maxConnections = maxConnections == null ? o.maxConnections : maxConnections;
+        if (size != null) {
+            try {
+                f.bytes = ParameterRules.parseSize(size);
+            } catch (InvalidParameterException e) {
+                throw new MatrixInputException("-s: " + e.getMessage());
+            }
+        }
+        f.iters = iters == null ? f.iters : iters;
+        f.warmup = warmup == null ? f.warmup : warmup;
+        f.reduce = !noReduce;
+        f.receiver = receiver;
+        f.threads = threads == null ? f.threads : threads;
+        if (expect != null) {
+            f.expect = Expect.of(expect);
+            if (f.expect == null) {
+                throw new MatrixInputException("--expect must be none, pfc or dcqcn, got '"
+                        + io.rdmaffm.perftest.cluster.Names.printable(expect) + "'");
+            }
+        }
+        f.priority = priority;
+        f.minPercent = minPercent == null ? Double.NaN : minPercent;
+        f.port = port == null ? f.port : port;
+        writable(json, "--json");
+        writable(csv, "--csv");
+        f.json = json;
+        f.csv = csv;
+        return f.build();
+    }
+
+    private static Duration seconds(Double value, Duration dflt, String option) {
+        if (value == null) {
+            return dflt;
+        }
+        if (!(value > 0) || value.isInfinite()) {
+            throw new MatrixInputException(option + " must be a positive number of seconds, got " + value);
+        }
+        return Duration.ofMillis(Math.max(1, Math.round(value * 1000)));
+    }
+
+    private static void writable(Path file, String option) {
+        if (file == null) {
+            return;
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        if (Files.isDirectory(file) || dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)) {
+            throw new MatrixInputException(option + " " + file + ": " + (Files.isDirectory(file) ? "is a directory"
+                    : "its directory does not exist or is not writable"));
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.rdmaffm.perftest.fabric;
+
+/**
+ * One worker's orders, checked (the contract's command line, docs/fabric-design.md §4): what {@code fabric-worker}
+ * parses becomes this, and nothing runs before {@link #validate()} has accepted it.
+ *
+ * @param pattern          the traffic
+ * @param rank             this worker's rank, 0..ranks-1 (0 runs the coordinator)
+ * @param ranks            N
+ * @param coordinatorHost  rank 0's host
+ * @param coordinatorPort  the coordinator's TCP port
+ * @param device           the RDMA device, or null for the first
+ * @param ibPort           the port, from 1
+ * @param gidIndex         the GID index, or -1 for the tools' choice
+ * @param bytes            S (ring patterns: the whole float32 array) or m (bytes per peer per iteration)
+ * @param iters            timed iterations
+ * @param warmup           untimed iterations before them
+ * @param reduce           false: {@code --no-reduce}, the ring moves data without adding
+ * @param receiver         incast's receiving rank
+ * @param joinTimeoutS     seconds for every rank to join
+ * @param stepTimeoutS     seconds any later wait may take
+ * @param threads          threads driving the QPs (only 1 so far)
+ */
+public record FabricOptions(FabricPattern pattern, int rank, int ranks, String coordinatorHost, int coordinatorPort,
+        String device, int ibPort, int gidIndex, long bytes, int iters, int warmup, boolean reduce, int receiver,
+        int joinTimeoutS, int stepTimeoutS, int threads) {
+
+    /** The sum of N inputs ((r + j) mod 251, at most 250 each) must stay an exact float32 integer (below 2^24). */
+    static final int MAX_RING_RANKS = (1 << 24) / 250;
+
+    /**
+     * Checks the orders against each other.
+     *
+     * @return this
+     * @throws IllegalArgumentException with one line naming the option
+     */
+    public FabricOptions validate() {
+        if (ranks < 1) {
+            throw new IllegalArgumentException("--ranks must be at least 1, not " + ranks);
+        }
+        if (rank < 0 || rank >= ranks) {
+            throw new IllegalArgumentException("--rank " + rank + " is not in 0.." + (ranks - 1) + " (--ranks " + ranks
+                    + ")");
+        }
+        if (coordinatorPort < 1 || coordinatorPort > 65535) {
+            throw new IllegalArgumentException("--coordinator: port " + coordinatorPort + " is not in 1..65535");
+        }
+        if (ibPort < 1) {
+            throw new IllegalArgumentException("-i must be at least 1, not " + ibPort);
+        }
+        if (bytes < 1) {
+            throw new IllegalArgumentException("-s must be at least 1, not " + bytes);
+        }
+        if (iters < 1) {
+            throw new IllegalArgumentException("--iters must be at least 1, not " + iters);
+        }
+        if (warmup < 0) {
+            throw new IllegalArgumentException("--warmup must not be negative, not " + warmup);
+        }
+        if (joinTimeoutS < 1 || stepTimeoutS < 1) {
+            throw new IllegalArgumentException("--join-timeout and --step-timeout must be at least 1 second");
+        }
+        if (threads != 1) {
+            throw new IllegalArgumentException("--threads " + threads + ": only 1 thread per worker so far");
+        }
+        if (receiver < 0 || receiver >= ranks) {
+            throw new IllegalArgumentException("--receiver " + receiver + " is not in 0.." + (ranks - 1));
+        }
+        if (pattern.ring()) {
+            if (bytes % (4L * ranks) != 0) {
+                throw new IllegalArgumentException("-s " + bytes + " is not a multiple of 4 x " + ranks
+                        + " ranks = " + 4L * ranks + " (float32 elements, one chunk per rank)");
+            }
+            if (ranks > MAX_RING_RANKS) {
+                throw new IllegalArgumentException("--ranks " + ranks + ": the checked sum would pass 2^24 (at most "
+                        + MAX_RING_RANKS + " ranks)");
+            }
+            if (bytes / ranks > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("-s " + bytes + ": a chunk of " + bytes / ranks
+                        + " bytes is above 2^31 - 1 (one RDMA write)");
+            }
+        } else if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("-s " + bytes + " is above 2^31 - 1 (one RDMA write per peer)");
+        }
+        if (pattern == FabricPattern.INCAST && ranks < 2) {
+            throw new IllegalArgumentException("incast needs at least 2 ranks, not " + ranks);
+        }
+        if (pattern == FabricPattern.ALLTOALL && ranks < 2) {
+            throw new IllegalArgumentException("alltoall needs at least 2 ranks, not " + ranks);
+        }
+        if (pattern == FabricPattern.BISECTION && ranks < 2) {
+            throw new IllegalArgumentException("bisection needs at least 2 ranks, not " + ranks);
+        }
+        return this;
+    }
+}

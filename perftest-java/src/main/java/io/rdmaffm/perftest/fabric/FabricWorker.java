@@ -1,0 +1,372 @@
+package io.rdmaffm.perftest.fabric;
+
+import io.rdmaffm.perftest.counters.EthtoolStats;
+import io.rdmaffm.perftest.counters.PortCounters;
+import io.rdmaffm.perftest.engine.OpenDevice;
+import io.rdmaffm.verbs.RdmaDevice;
+import io.rdmaffm.verbs.topology.Reading;
+import io.rdmaffm.verbs.topology.Sysfs;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One rank of a fabric run (docs/fabric-design.md §4–§9, the worker half of docs/fabric-contract): rendezvous,
+ * the pattern's QPs, counters before, READY/GO, warm-up, timed iterations and the check, DONE/END, counters after,
+ * and the result line, whatever happened. On any failure the QPs go to ERR and are drained before the memory is
+ * deregistered, the coordinator is told (it aborts the others naming this rank), and the exit status is 2.
+ */
+public final class FabricWorker {
+    /** How long after END the counters are read again: the sysfs hw_counters cache (lifespan) is 10 ms. */
+    static final long AFTER_MILLIS = 12;
+
+    private final FabricOptions o;
+    private final PrintStream out;
+    private final PrintStream log;
+    private final BooleanSupplier interrupted;
+
+    /**
+     * @param o           the checked orders
+     * @param out         where the result line goes (last)
+     * @param log         progress lines
+     * @param interrupted true once SIGTERM/SIGINT arrived
+     */
+    public FabricWorker(FabricOptions o, PrintStream out, PrintStream log, BooleanSupplier interrupted) {
+        this.o = o;
+        this.out = out;
+        this.log = log;
+        this.interrupted = interrupted;
+    }
+
+    /**
+     * Runs the rank and prints its result line.
+     *
+     * @return 0 done and right, 1 wrong data, 2 anything else
+     */
+    public int run() {
+        String hostName = hostName();
+        FabricResult result = new FabricResult(o, hostName);
+        long stepNanos = TimeUnit.SECONDS.toNanos(o.stepTimeoutS());
+        Thread coordinatorThread = null;
+        CoordinatorClient client = null;
+        OpenDevice dev = null;
+        RdmaEndpoint ep = null;
+        int exit;
+        try {
+            if (o.rank() == 0) {
+                coordinatorThread = startCoordinator();
+            }
+            long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(o.joinTimeoutS());
+            client = CoordinatorClient.connect(o.coordinatorHost(), o.coordinatorPort(), o.rank(), hostName,
+                    joinDeadline, interrupted);
+            List<String> hosts = client.table(o.ranks(), joinDeadline);
+            log.println("fabric-worker rank " + o.rank() + ": " + o.ranks() + " ranks joined");
+
+            String name = o.device() != null ? o.device() : firstDevice();
+            dev = OpenDevice.openPort(name, o.ibPort(), o.gidIndex());
+            result.device = dev.name();
+            result.port = dev.ibPort();
+            result.netdev = netdev(dev);
+
+            Plan plan = plan();
+            result.role = plan.role;
+            ep = new RdmaEndpoint(dev, plan.peers, hosts, plan.regionBytes, stepNanos, client);
+            for (int i = 0; i < plan.peers.length; i++) {
+                client.send("QP " + ep.record(i, plan.names[i], plan.offsets[i]).line());
+            }
+            boolean[] have = new boolean[plan.peers.length];
+            for (int got = 0; got < plan.peers.length; got++) {
+                QpRecord r = QpRecord.parse(client.await("QP ", System.nanoTime() + stepNanos, "a peer's QP record")
+                        .substring(3));
+                int link = plan.link(r.peer(), r.link());
+                if (link < 0 || have[link]) {
+                    throw new FabricFailure("rank " + r.peer() + " sent an unexpected QP record for link " + r.link());
+                }
+                have[link] = true;
+                ep.connect(link, r);
+            }
+
+            RingRank ring = null;
+            if (o.pattern().ring()) {
+                ring = new RingRank(o.rank(), o.pattern(), o.reduce(), plan.layout, ep.memory(), new RdmaRingLinks(ep));
+                ring.fillInput();
+            }
+            result.before = counters(dev, result.netdev);
+            client.barrier("READY", System.nanoTime() + stepNanos);
+            log.println("fabric-worker rank " + o.rank() + ": go");
+
+            long[] times = new long[o.iters()];
+            for (int i = 0; i < o.warmup(); i++) {
+                iteration(plan, ring, ep, i);
+            }
+            for (int i = 0; i < o.iters(); i++) {
+                long t0 = System.nanoTime();
+                iteration(plan, ring, ep, o.warmup() + i);
+                times[i] = System.nanoTime() - t0;
+            }
+            if (ring != null) {
+                // One untimed iteration into a poisoned output: a chunk no transfer wrote cannot pass.
+                ring.poisonOutput();
+                ring.iteration();
+                long w = ring.wrong();
+                result.wrong = w < 0 ? null : w;
+                result.bytesSent = ring.bytesPerIteration() * o.iters();
+                result.bytesReceived = result.bytesSent;
+            } else {
+                result.bytesSent = plan.sendsPerIteration * o.bytes() * o.iters();
+                result.bytesReceived = plan.receivesPerIteration * o.bytes() * o.iters();
+            }
+            result.iterationNanos = times;
+            client.barrier("DONE", System.nanoTime() + stepNanos);
+            Thread.sleep(AFTER_MILLIS);
+            result.after = counters(dev, result.netdev);
+            client.send("BYE");
+            exit = result.wrong != null && result.wrong > 0 ? 1 : 0;
+            if (exit == 1) {
+                result.error = result.wrong + " elements wrong on rank " + o.rank();
+            }
+        } catch (RuntimeException | IOException e) {
+            exit = 2;
+            result.error = message(e);
+            if (client != null && client.abortReason() == null) {
+                client.sendError(result.error);
+            }
+            log.println("fabric-worker rank " + o.rank() + ": " + result.error);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            exit = 2;
+            result.error = "interrupted";
+            if (client != null) {
+                client.sendError(result.error);
+            }
+        } finally {
+            if (ep != null) {
+                ep.close();
+            }
+            if (dev != null) {
+                dev.close();
+            }
+        }
+        if (coordinatorThread != null) {
+            try {
+                coordinatorThread.join(TimeUnit.SECONDS.toMillis(o.stepTimeoutS() + 3));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (client != null) {
+            client.close();
+        }
+        out.println(result.line());
+        out.flush();
+        return exit;
+    }
+
+    private static String message(Throwable e) {
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+    }
+
+    private Thread startCoordinator() throws IOException {
+        ServerSocket server = new ServerSocket();
+        try {
+            server.setReuseAddress(true);
+            server.bind(new InetSocketAddress(o.coordinatorPort()));
+        } catch (IOException e) {
+            server.close();
+            throw new FabricFailure("rank 0 cannot listen on port " + o.coordinatorPort() + ": " + e.getMessage());
+        }
+        Coordinator c = new Coordinator(server, o.ranks(), o.joinTimeoutS(), o.stepTimeoutS(), log);
+        return Thread.ofPlatform().name("fabric-coordinator").daemon(true).start(() -> {
+            try {
+                c.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    private void iteration(Plan plan, RingRank ring, RdmaEndpoint ep, int seq) {
+        if (ring != null) {
+            ring.iteration();
+            return;
+        }
+        for (int i = 0; i < plan.peers.length; i++) {
+            if (plan.sends[i]) {
+                ep.write(i, 0, o.bytes(), 0, seq);
+            }
+        }
+        for (int i = 0; i < plan.peers.length; i++) {
+            if (plan.receives[i]) {
+                int imm = ep.awaitImm(i);
+                if (imm != seq) {
+                    throw new FabricFailure("rank " + plan.peers[i] + " wrote iteration " + imm + " where " + seq
+                            + " was due");
+                }
+            }
+        }
+        ep.awaitAllSends();
+    }
+
+    /** The QPs, region and roles of this rank for the pattern. */
+    static final class Plan {
+        int[] peers = new int[0];
+        String[] names = new String[0];
+        long[] offsets = new long[0];
+        boolean[] sends = new boolean[0];
+        boolean[] receives = new boolean[0];
+        long regionBytes;
+        RingLayout layout;
+        String role = "member";
+        long sendsPerIteration;
+        long receivesPerIteration;
+
+        int link(int peer, String name) {
+            for (int i = 0; i < peers.length; i++) {
+                if (peers[i] == peer && names[i].equals(name)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        void links(List<Integer> ps, List<String> ns, List<Long> offs, boolean send, boolean receive) {
+            int n = ps.size();
+            peers = ps.stream().mapToInt(Integer::intValue).toArray();
+            names = ns.toArray(String[]::new);
+            offsets = offs.stream().mapToLong(Long::longValue).toArray();
+            sends = new boolean[n];
+            receives = new boolean[n];
+            java.util.Arrays.fill(sends, send);
+            java.util.Arrays.fill(receives, receive);
+            sendsPerIteration = send ? n : 0;
+            receivesPerIteration = receive ? n : 0;
+        }
+    }
+
+    Plan plan() {
+        return plan(o);
+    }
+
+    /** The plan of rank {@code o.rank()}: pure, so the host tests can check every rank's. */
+    static Plan plan(FabricOptions o) {
+        Plan p = new Plan();
+        int n = o.ranks();
+        int r = o.rank();
+        long m = o.bytes();
+        switch (o.pattern()) {
+            case ALLREDUCE, ALLGATHER, REDUCESCATTER -> {
+                p.layout = RingLayout.of(o.pattern(), n, m);
+                p.regionBytes = p.layout.total();
+                if (n > 1) {
+                    p.peers = new int[] {(r + 1) % n, (r + n - 1) % n};
+                    p.names = new String[] {"ring-" + r, "ring-" + ((r + n - 1) % n)};
+                    p.offsets = new long[] {0, 0};
+                    p.sends = new boolean[] {true, false};
+                    p.receives = new boolean[] {false, true};
+                }
+            }
+            case INCAST -> {
+                int recv = o.receiver();
+                if (r == recv) {
+                    List<Integer> ps = new ArrayList<>();
+                    List<String> ns = new ArrayList<>();
+                    List<Long> offs = new ArrayList<>();
+                    for (int s = 0; s < n; s++) {
+                        if (s != recv) {
+                            offs.add(ps.size() * m);
+                            ps.add(s);
+                            ns.add("incast-" + s);
+                        }
+                    }
+                    p.links(ps, ns, offs, false, true);
+                    p.role = "receiver";
+                    p.regionBytes = (n - 1) * m;
+                } else {
+                    p.links(List.of(recv), List.of("incast-" + r), List.of(0L), true, false);
+                    p.role = "sender";
+                    p.regionBytes = m;
+                }
+            }
+            case ALLTOALL -> {
+                List<Integer> ps = new ArrayList<>();
+                List<String> ns = new ArrayList<>();
+                List<Long> offs = new ArrayList<>();
+                for (int q = 0; q < n; q++) {
+                    if (q != r) {
+                        offs.add(m + ps.size() * m);
+                        ps.add(q);
+                        ns.add("pair-" + Math.min(q, r) + "-" + Math.max(q, r));
+                    }
+                }
+                p.links(ps, ns, offs, true, true);
+                p.regionBytes = m * n;
+            }
+            case BISECTION -> {
+                int half = n / 2;
+                if (r >= 2 * half) {
+                    p.role = "idle";
+                    p.regionBytes = m;
+                } else {
+                    int q = r < half ? r + half : r - half;
+                    p.links(List.of(q), List.of("pair-" + Math.min(q, r) + "-" + Math.max(q, r)), List.of(m), true,
+                            true);
+                    p.regionBytes = 2 * m;
+                }
+            }
+            default -> throw new IllegalStateException("no plan for " + o.pattern());
+        }
+        return p;
+    }
+
+    private static String firstDevice() {
+        List<RdmaDevice> all = RdmaDevice.list();
+        if (all.isEmpty()) {
+            throw new FabricFailure("no RDMA device found");
+        }
+        return all.get(0).name();
+    }
+
+    /** The netdev behind the GID in use (sysfs gid_attrs/ndevs), or null. */
+    private static String netdev(OpenDevice dev) {
+        if (dev.gidIndex() < 0) {
+            return null;
+        }
+        Sysfs fs = new Sysfs(Path.of("/"));
+        Reading<String> t = fs.text(fs.path("sys/class/infiniband/" + dev.name() + "/ports/" + dev.ibPort()
+                + "/gid_attrs/ndevs/" + dev.gidIndex()));
+        return t.known() && !t.value().isBlank() ? t.value().strip() : null;
+    }
+
+    private static PortCounters counters(OpenDevice dev, String netdev) {
+        return PortCounters.take(new Sysfs(Path.of("/")), dev.name(), dev.ibPort(), netdev,
+                EthtoolStats.forLiveHost());
+    }
+
+    /** The kernel's host name (no DNS lookup: a host without a resolvable name still has one). */
+    static String hostName() {
+        try {
+            String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+            if (!h.isEmpty()) {
+                return h;
+            }
+        } catch (IOException e) {
+            // not Linux: ask the resolver
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            String h = System.getenv("HOSTNAME");
+            return h == null ? "unknown-host" : h;
+        }
+    }
+}

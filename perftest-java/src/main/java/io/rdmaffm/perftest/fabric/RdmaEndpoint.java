@@ -1,0 +1,286 @@
+package io.rdmaffm.perftest.fabric;
+
+import io.rdmaffm.perftest.engine.OpenDevice;
+import io.rdmaffm.verbs.Access;
+import io.rdmaffm.verbs.AddressVector;
+import io.rdmaffm.verbs.CompletionQueue;
+import io.rdmaffm.verbs.Completions;
+import io.rdmaffm.verbs.MemoryRegion;
+import io.rdmaffm.verbs.Mtu;
+import io.rdmaffm.verbs.ProtectionDomain;
+import io.rdmaffm.verbs.QueuePair;
+import io.rdmaffm.verbs.QueuePairAttributes;
+import io.rdmaffm.verbs.QueuePairInit;
+import io.rdmaffm.verbs.QueuePairType;
+import io.rdmaffm.verbs.RecvWorkRequests;
+import io.rdmaffm.verbs.SendFlags;
+import io.rdmaffm.verbs.SendOpcode;
+import io.rdmaffm.verbs.SendWorkRequests;
+import io.rdmaffm.verbs.WorkCompletionOpcode;
+import io.rdmaffm.verbs.WorkCompletionStatus;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A rank's RDMA side: one protection domain, one completion queue, one registered region, and one RC QP per
+ * link (a link is one peer in one role, e.g. the ring's next rank). Every message is an RDMA WRITE_WITH_IMM
+ * (zero bytes for credits): the peer learns of it from the receive it consumes, whose immediate lands in that
+ * link's queue. Waits poll the CQ until their deadline, and check the coordinator's abort and the worker's
+ * interruption on the way. On close the QPs go to ERR and the flushed work requests are drained before anything is
+ * deregistered: memory stays registered while a work request may still point into it.
+ */
+final class RdmaEndpoint implements AutoCloseable {
+    static final int SEND_DEPTH = 64;
+    static final int RECV_DEPTH = 128;
+
+    private final OpenDevice dev;
+    private final ProtectionDomain pd;
+    private final CompletionQueue cq;
+    private final MemoryRegion mr;
+    private final QueuePair[] qps;
+    private final int[] psn;
+    private final int[] peer;
+    private final String[] peerHost;
+    private final long[] remoteAddr;
+    private final int[] remoteKey;
+    private final int[] outstanding;
+    private final IntFifo[] imms;
+    private final SendWorkRequests send = new SendWorkRequests(1, 1);
+    private final RecvWorkRequests recv = new RecvWorkRequests(1, 1);
+    private final Completions wc = new Completions(32);
+    private final long stepNanos;
+    private final CoordinatorClient coordinator;
+    private int idlePolls;
+    /** Empty polls before a wait starts yielding the CPU. */
+    private static final int SPIN_POLLS = 2048;
+
+    /**
+     * @param peers     the peer rank of each link
+     * @param hosts     every rank's host (the rank table), for the messages
+     * @param bytes     the region's size
+     */
+    RdmaEndpoint(OpenDevice dev, int[] peers, List<String> hosts, long bytes, long stepNanos,
+            CoordinatorClient coordinator) {
+        this.dev = dev;
+        this.stepNanos = stepNanos;
+        this.coordinator = coordinator;
+        int n = peers.length;
+        qps = new QueuePair[n];
+        psn = new int[n];
+        peer = peers.clone();
+        peerHost = new String[n];
+        remoteAddr = new long[n];
+        remoteKey = new int[n];
+        outstanding = new int[n];
+        imms = new IntFifo[n];
+        pd = dev.context().allocateProtectionDomain();
+        CompletionQueue q = null;
+        MemoryRegion m = null;
+        try {
+            q = dev.context().createCompletionQueue(Math.max(1, n * (SEND_DEPTH + RECV_DEPTH)));
+            m = pd.allocateRegion(Math.max(bytes, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        } catch (RuntimeException e) {
+            if (q != null) {
+                q.close();
+            }
+            pd.close();
+            throw e;
+        }
+        cq = q;
+        mr = m;
+        try {
+            for (int i = 0; i < n; i++) {
+                peerHost[i] = hosts.get(peers[i]);
+                imms[i] = new IntFifo(4 * RECV_DEPTH + 1024);
+                qps[i] = pd.createQueuePair(new QueuePairInit(QueuePairType.RC, cq, cq).maxSendWr(SEND_DEPTH)
+                        .maxRecvWr(RECV_DEPTH).maxSendSge(1).maxRecvSge(1));
+                qps[i].modify(QueuePairAttributes.init(dev.ibPort(), Access.REMOTE_WRITE));
+                psn[i] = ThreadLocalRandom.current().nextInt(1 << 24);
+                for (int r = 0; r < RECV_DEPTH; r++) {
+                    postRecv(i);
+                }
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** The registered memory. */
+    MemorySegment memory() {
+        return mr.segment();
+    }
+
+    /** The peer rank of a link. */
+    int peer(int link) {
+        return peer[link];
+    }
+
+    /** What the peer of {@code link} needs to reach its QP and write at {@code offset} of the region. */
+    QpRecord record(int link, String name, long offset) {
+        return new QpRecord(peer[link], name, qps[link].qpNumber(), psn[link], dev.lid(), dev.gid(),
+                activeMtu(), mr.addressOf(offset, 0), mr.rkey());
+    }
+
+    private int activeMtu() {
+        return dev.facts().activeMtu();
+    }
+
+    /** INIT to RTR and RTS towards the peer's QP; writes go to the address it gave. */
+    void connect(int link, QpRecord remote) {
+        AddressVector av = new AddressVector().port(dev.ibPort()).dlid(remote.lid());
+        if (dev.withGid() && remote.gid() != null) {
+            av.global(remote.gid(), dev.gidIndex());
+        }
+        Mtu mtu = Mtu.of(Math.min(activeMtu(), remote.mtu()));
+        qps[link].modify(QueuePairAttributes.rtrRc(mtu, remote.qpn(), remote.psn(), av, 1));
+        // ACK timeout 14 (67 ms) and 7 retries: a dead peer shows as RETRY_EXC_ERR within about a second.
+        qps[link].modify(QueuePairAttributes.rtsRc(psn[link], 14, 7, 7, 1));
+        remoteAddr[link] = remote.addr();
+        remoteKey[link] = remote.rkey();
+    }
+
+    private void postRecv(int link) {
+        recv.reset(0).wrId(0, ((long) link << 1) | 1);
+        qps[link].postRecv(recv, 1);
+    }
+
+    /**
+     * WRITE_WITH_IMM of {@code bytes} (0: a signal) from {@code from} of the region to {@code to} past the address
+     * the peer gave; waits for room in the send queue first.
+     */
+    void write(int link, long from, long bytes, long to, int imm) {
+        long deadline = System.nanoTime() + stepNanos;
+        while (outstanding[link] >= SEND_DEPTH) {
+            pollOrWait(deadline, link, "room in the send queue");
+        }
+        SendWorkRequests.Request r = send.get(0).reset().wrId((long) link << 1)
+                .opcode(SendOpcode.RDMA_WRITE_WITH_IMM).flags(SendFlags.SIGNALED).immData(imm)
+                .rdma(remoteAddr[link] + to, remoteKey[link]);
+        if (bytes > 0) {
+            r.local(mr, from, (int) bytes);
+        }
+        qps[link].postSend(send, 1);
+        outstanding[link]++;
+    }
+
+    /** The next immediate from the peer of {@code link}, waiting at most a step. */
+    int awaitImm(int link) {
+        long deadline = System.nanoTime() + stepNanos;
+        while (imms[link].isEmpty()) {
+            pollOrWait(deadline, link, "a write");
+        }
+        return imms[link].take();
+    }
+
+    /** Whether an immediate from the peer of {@code link} is waiting (polls once). */
+    boolean hasImm(int link) {
+        if (imms[link].isEmpty()) {
+            poll();
+        }
+        return !imms[link].isEmpty();
+    }
+
+    /** Waits until the sends of {@code link} have completed, at most a step. */
+    void awaitSends(int link) {
+        long deadline = System.nanoTime() + stepNanos;
+        while (outstanding[link] > 0) {
+            pollOrWait(deadline, link, "the completion of its writes");
+        }
+    }
+
+    /** Waits until every link's sends have completed. */
+    void awaitAllSends() {
+        for (int i = 0; i < qps.length; i++) {
+            awaitSends(i);
+        }
+    }
+
+    /** Polls once; past the deadline, or when the run is aborted, throws. */
+    void pollOrWait(long deadline, int link, String what) {
+        if (poll() > 0) {
+            idlePolls = 0;
+            return;
+        }
+        coordinator.check();
+        if (System.nanoTime() > deadline) {
+            throw new FabricFailure("step timeout: no " + what + " from rank " + peer[link] + " ("
+                    + peerHost[link] + ") within " + stepNanos / 1_000_000_000L + " s");
+        }
+        // Busy-poll first (the fast path); a long wait gives the core away, since the ranks of one host (and, on
+        // Soft-RoCE, the kernel's packet processing) may share it.
+        if (++idlePolls < SPIN_POLLS) {
+            Thread.onSpinWait();
+        } else if (idlePolls < SPIN_POLLS * 8) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(20_000);
+        }
+    }
+
+    /** Polls the CQ once and files what came; a failed completion names the link's peer. */
+    int poll() {
+        int got = cq.poll(wc);
+        for (int i = 0; i < got; i++) {
+            int link = (int) (wc.wrId(i) >>> 1);
+            boolean isRecv = (wc.wrId(i) & 1) != 0;
+            if (wc.status(i) != WorkCompletionStatus.SUCCESS) {
+                throw new FabricFailure((isRecv ? "receive" : "write") + " on the link to rank " + peer[link] + " ("
+                        + peerHost[link] + ") failed: " + wc.status(i)
+                        + (wc.status(i) == WorkCompletionStatus.RETRY_EXC_ERR ? " (the peer stopped answering)" : ""));
+            }
+            if (isRecv) {
+                if (wc.opcode(i) != WorkCompletionOpcode.RECV_RDMA_WITH_IMM) {
+                    throw new FabricFailure("rank " + peer[link] + " sent " + wc.opcode(i) + ", not a write with immediate");
+                }
+                imms[link].add(wc.immData(i));
+                postRecv(link);
+            } else {
+                outstanding[link]--;
+            }
+        }
+        return got;
+    }
+
+    /**
+     * QPs to ERR, the flushed work requests drained (bounded), then QPs, region, CQ and PD closed: memory is
+     * deregistered only after no work request can point into it any more.
+     */
+    @Override
+    public void close() {
+        for (QueuePair qp : qps) {
+            if (qp != null) {
+                try {
+                    qp.toError();
+                } catch (RuntimeException e) {
+                    // already in error or gone: the drain below still runs
+                }
+            }
+        }
+        long end = System.nanoTime() + 2_000_000_000L;
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() < end && System.nanoTime() - quietSince < 50_000_000L) {
+            try {
+                if (cq.poll(wc) > 0) {
+                    quietSince = System.nanoTime();
+                }
+            } catch (RuntimeException e) {
+                break;
+            }
+        }
+        for (QueuePair qp : qps) {
+            if (qp != null) {
+                qp.close();
+            }
+        }
+        mr.close();
+        cq.close();
+        pd.close();
+        send.close();
+        recv.close();
+        wc.close();
+    }
+}

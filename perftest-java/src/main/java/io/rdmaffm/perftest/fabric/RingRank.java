@@ -1,0 +1,194 @@
+package io.rdmaffm.perftest.fabric;
+
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One rank of a ring collective (docs/fabric-design.md §5), over any {@link RingLinks}: the index arithmetic, the
+ * credits of the two staging slots, the float32 add and the {@code #wrong} check, the same on RDMA and in the
+ * host tests' in-memory ring.
+ *
+ * <p>Reduce-scatter, step s: write chunk (r - s) mod N (from the input at s = 0, the output later) into the next
+ * rank's staging slot g mod 2 (g counts reduce-scatter steps over all iterations, so credits carry across them);
+ * then wait for the previous rank's write of the same step, add its slot to input chunk (r - s - 1) into output
+ * chunk (r - s - 1), and give the slot back (a credit). A slot is written only after its credit came back. After
+ * N - 1 steps rank r holds the reduced chunk (r + 1) mod N.
+ *
+ * <p>All-gather, step s: write the output chunk (o - s) mod N, o the chunk the rank owns ((r + 1) after a
+ * reduce-scatter, r alone), straight into the same place of the next rank's output. Before it, each rank tells
+ * its previous one it is ready (its own sends are done, so chunks it still reads from cannot be overwritten), and
+ * waits for the next rank's ready.
+ */
+final class RingRank {
+    static final int RS_DATA = 1;
+    static final int AG_DATA = 2;
+    static final int CREDIT = 3;
+    static final int READY = 4;
+
+    private final int rank;
+    private final int n;
+    private final FabricPattern pattern;
+    private final boolean reduce;
+    private final RingLayout layout;
+    private final MemorySegment mem;
+    private final RingLinks links;
+    private long rsSteps;
+    private long credits;
+
+    RingRank(int rank, FabricPattern pattern, boolean reduce, RingLayout layout, MemorySegment mem, RingLinks links) {
+        this.rank = rank;
+        this.n = layout.ranks();
+        this.pattern = pattern;
+        this.reduce = reduce;
+        this.layout = layout;
+        this.mem = mem;
+        this.links = links;
+    }
+
+    /** (a mod N) for any int a. */
+    int mod(long a) {
+        return (int) Math.floorMod(a, (long) n);
+    }
+
+    static int imm(int type, long seq) {
+        return (type << 28) | (int) (seq & 0x0FFF_FFFFL);
+    }
+
+    private static void expect(int imm, int type, String what) {
+        if (imm >>> 28 != type) {
+            throw new FabricFailure("ring protocol: expected " + what + ", got immediate 0x" + Integer.toHexString(imm));
+        }
+    }
+
+    /** The input element j of this rank: (r + j) mod 251 (j counts from the start of the whole array). */
+    static float input(int rank, long j) {
+        return (float) ((rank + j) % 251);
+    }
+
+    /** The reduced element j: the exact integer sum over ranks of (r + j) mod 251. */
+    static float sum(int ranks, long j) {
+        long s = 0;
+        for (int r = 0; r < ranks; r++) {
+            s += (r + j) % 251;
+        }
+        return (float) s;
+    }
+
+    /** Writes this rank's input. */
+    void fillInput() {
+        long first = pattern.reduceScatter() ? 0 : (long) rank * layout.chunk() / 4;
+        long count = layout.inputBytes() / 4;
+        for (long i = 0; i < count; i++) {
+            mem.setAtIndex(JAVA_FLOAT_UNALIGNED, (layout.input() / 4) + i, input(rank, first + i));
+        }
+    }
+
+    /** Fills the output with NaN, so that a chunk no transfer wrote cannot pass the check. */
+    void poisonOutput() {
+        mem.asSlice(layout.output(), (long) n * layout.chunk()).fill((byte) 0xFF);
+    }
+
+    /** One iteration of the pattern. */
+    void iteration() {
+        if (n == 1) {
+            MemorySegment.copy(mem, layout.input(), mem, layout.output(), layout.chunk());
+            return;
+        }
+        if (pattern.reduceScatter()) {
+            reduceScatter();
+        }
+        if (pattern.allGather()) {
+            allGather();
+        }
+    }
+
+    private void reduceScatter() {
+        long c = layout.chunk();
+        for (int s = 0; s < n - 1; s++) {
+            long g = rsSteps++;
+            int slot = (int) (g & 1);
+            while (credits + 2 <= g) {
+                int m = links.awaitNext();
+                expect(m, CREDIT, "a credit from rank " + mod(rank + 1));
+                credits++;
+            }
+            int k = mod(rank - s);
+            links.writeNext(s == 0 ? layout.in(k) : layout.out(k), c, layout.slot(slot), imm(RS_DATA, g));
+            int got = links.awaitPrev();
+            expect(got, RS_DATA, "reduce-scatter data from rank " + mod(rank - 1));
+            int j = mod(rank - s - 1);
+            if (reduce) {
+                add(layout.slot(slot), layout.in(j), layout.out(j), c);
+            }
+            links.signalPrev(imm(CREDIT, g));
+        }
+        links.awaitSends();
+    }
+
+    private void add(long a, long b, long to, long bytes) {
+        long ia = a / 4;
+        long ib = b / 4;
+        long it = to / 4;
+        long count = bytes / 4;
+        for (long i = 0; i < count; i++) {
+            float v = mem.getAtIndex(JAVA_FLOAT_UNALIGNED, ia + i) + mem.getAtIndex(JAVA_FLOAT_UNALIGNED, ib + i);
+            mem.setAtIndex(JAVA_FLOAT_UNALIGNED, it + i, v);
+        }
+    }
+
+    private void allGather() {
+        long c = layout.chunk();
+        int owner = pattern.reduceScatter() ? mod(rank + 1) : rank;
+        if (!pattern.reduceScatter()) {
+            MemorySegment.copy(mem, layout.input(), mem, layout.out(owner), c);
+        }
+        links.signalPrev(imm(READY, 0));
+        for (;;) {
+            int m = links.awaitNext();
+            if (m >>> 28 == CREDIT) {
+                credits++; // a credit not needed yet: the next reduce-scatter will not wait for it
+                continue;
+            }
+            expect(m, READY, "ready from rank " + mod(rank + 1));
+            break;
+        }
+        for (int s = 0; s < n - 1; s++) {
+            int k = mod(owner - s);
+            links.writeNext(layout.out(k), c, layout.out(k), imm(AG_DATA, s));
+            expect(links.awaitPrev(), AG_DATA, "all-gather data from rank " + mod(rank - 1));
+        }
+        links.awaitSends();
+    }
+
+    /** Payload bytes this rank writes (and receives) per iteration. */
+    long bytesPerIteration() {
+        return pattern.steps(n) * layout.chunk();
+    }
+
+    /**
+     * Elements of the result that are not what they must be: the whole output (all-reduce, all-gather) or the
+     * rank's reduced chunk (reduce-scatter); -1 without a check ({@code --no-reduce} with a reduce-scatter half).
+     */
+    long wrong() {
+        if (!reduce && pattern.reduceScatter()) {
+            return -1;
+        }
+        long per = layout.chunk() / 4;
+        long bad = 0;
+        for (int k = 0; k < n; k++) {
+            if (pattern == FabricPattern.REDUCESCATTER && k != mod(rank + 1) && n > 1) {
+                continue;
+            }
+            long base = layout.out(k) / 4;
+            for (long i = 0; i < per; i++) {
+                long j = k * per + i;
+                float want = pattern.reduceScatter() ? sum(n, j) : input(k, j);
+                if (mem.getAtIndex(JAVA_FLOAT_UNALIGNED, base + i) != want) {
+                    bad++;
+                }
+            }
+        }
+        return bad;
+    }
+}

@@ -1,0 +1,129 @@
+package io.rdmaffm.perftest.fabric.driver;
+
+import io.rdmaffm.perftest.cluster.DiscoveredHosts;
+import io.rdmaffm.perftest.cluster.HostInput;
+import io.rdmaffm.perftest.cluster.MatrixInputException;
+import io.rdmaffm.perftest.cluster.MatrixPlan;
+import io.rdmaffm.perftest.cluster.MatrixPlanner;
+import io.rdmaffm.perftest.cluster.Names;
+import io.rdmaffm.perftest.cluster.ProcessRunner;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Checks a {@link FabricRequest} and plans its ranks; runs nothing but what the matrix's host input needs
+ * ({@code scontrol} for {@code --slurm}). Everything bad is found here, before any worker starts: one line
+ * ({@link MatrixInputException}, exit 2).
+ */
+public final class FabricPlanner {
+    private FabricPlanner() {
+    }
+
+    /**
+     * Everything that can be checked before asking the hosts anything: the matrix's checks of the shared options
+     * and its host input, then the pattern's (host count, {@code -s} against the ring's chunks, the receiver).
+     *
+     * @return the hosts
+     * @throws MatrixInputException one line naming the first problem
+     */
+    public static HostInput.Hosts hosts(FabricRequest o, ProcessRunner runner) {
+        checkNumbers(o);
+        HostInput.Hosts hosts = MatrixPlanner.hosts(o.hosts(), runner);
+        checkHosts(o, hosts.names());
+        return hosts;
+    }
+
+    /**
+     * The plan on the hosts as discovered: the matrix's rails (device i on every host; the rails all hosts have).
+     *
+     * @throws MatrixInputException one line naming the first problem
+     */
+    public static FabricPlan plan(FabricRequest o, DiscoveredHosts found) {
+        checkNumbers(o);
+        List<String> names = found.hosts().names();
+        checkHosts(o, names);
+        MatrixPlan rails = MatrixPlanner.plan(o.hosts(), found);
+        List<String> notes = new ArrayList<>(rails.notes());
+        int railCount = Integer.MAX_VALUE;
+        for (String h : names) {
+            railCount = Math.min(railCount, rails.devices().get(h).size());
+        }
+        boolean defaultDevice = railCount == 0;
+        if (defaultDevice) {
+            railCount = 1;
+        }
+        if (o.port() + railCount - 1 > 65535) {
+            throw new MatrixInputException("--port " + o.port() + " leaves no room for " + railCount
+                    + " rails (one port each)");
+        }
+        if ((long) railCount * names.size() > o.hosts().maxConnections()) {
+            throw new MatrixInputException(railCount * names.size() + " ranks need as many launcher processes at"
+                    + " once; --max-connections is " + o.hosts().maxConnections() + " (raise it, or run per rail)");
+        }
+        List<FabricPlan.Rank> ranks = new ArrayList<>();
+        for (int rail = 0; rail < railCount; rail++) {
+            for (int i = 0; i < names.size(); i++) {
+                String h = names.get(i);
+                ranks.add(new FabricPlan.Rank(rail, i, h, defaultDevice ? null : rails.devices().get(h).get(rail)));
+            }
+        }
+        int receiver = o.receiver() == null ? 0 : names.indexOf(o.receiver());
+        return new FabricPlan(o, found, ranks, railCount, receiver, notes);
+    }
+
+    private static void checkNumbers(FabricRequest o) {
+        if (o.pattern() == null) {
+            throw new MatrixInputException("no pattern: give one of " + Pattern.names());
+        }
+        if (o.bytes() < 1) {
+            throw new MatrixInputException("-s must be at least 1 byte, got " + o.bytes());
+        }
+        if (o.iters() < 1) {
+            throw new MatrixInputException("--iters must be at least 1, got " + o.iters());
+        }
+        if (o.warmup() < 0) {
+            throw new MatrixInputException("--warmup must be at least 0, got " + o.warmup());
+        }
+        if (o.threads() < 1) {
+            throw new MatrixInputException("--threads must be at least 1, got " + o.threads());
+        }
+        if (o.expect() == null) {
+            throw new MatrixInputException("--expect must be none, pfc or dcqcn");
+        }
+        if (o.priority() != null && (o.priority() < 0 || o.priority() > 7)) {
+            throw new MatrixInputException("--priority must be 0..7, got " + o.priority());
+        }
+        if (!Double.isNaN(o.minPercent()) && !(o.minPercent() > 0 && o.minPercent() <= 100)) {
+            throw new MatrixInputException("--min-percent must be within 0..100, got " + o.minPercent());
+        }
+        if (o.port() < 1 || o.port() > 65535) {
+            throw new MatrixInputException("invalid --port " + o.port());
+        }
+        if (o.receiver() != null && o.pattern() != Pattern.INCAST) {
+            throw new MatrixInputException("--receiver is for incast only");
+        }
+    }
+
+    private static void checkHosts(FabricRequest o, List<String> names) {
+        Pattern p = o.pattern();
+        int n = names.size();
+        if (n < p.minRanks()) {
+            throw new MatrixInputException("fabric " + p.cli() + " needs at least " + p.minRanks() + " hosts, got "
+                    + n);
+        }
+        if (p.ring() && o.bytes() % (4L * n) != 0) {
+            throw new MatrixInputException("-s " + o.bytes() + " is not a multiple of 4n = " + 4L * n + " (" + p.cli()
+                    + " splits the float32 array into " + n + " equal chunks)");
+        }
+        // A float32 sum of n inputs below 251 stays exact only while 250·n < 2^24 (docs/fabric-design.md §5).
+        if (p == Pattern.ALLREDUCE || p == Pattern.REDUCESCATTER) {
+            if (250L * n >= (1L << 24)) {
+                throw new MatrixInputException(n + " hosts: the check's float32 sums would no longer be exact");
+            }
+        }
+        if (o.receiver() != null && !names.contains(o.receiver())) {
+            throw new MatrixInputException("--receiver '" + Names.printable(o.receiver())
+                    + "' is not among the hosts");
+        }
+    }
+}

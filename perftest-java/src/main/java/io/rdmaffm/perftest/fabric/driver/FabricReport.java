@@ -1,0 +1,150 @@
+package io.rdmaffm.perftest.fabric.driver;
+
+import io.rdmaffm.perftest.cluster.Names;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The fabric run for people (an nccl-tests-style table, per-host lines, the counters that moved, the verdicts)
+ * and as CSV (one row per rank). Whatever came from a host is printed escaped.
+ */
+public final class FabricReport {
+    private FabricReport() {
+    }
+
+    /** The text report. */
+    public static String text(FabricOutcome o) {
+        FabricPlan plan = o.plan();
+        Pattern p = plan.request().pattern();
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "#%12s %12s %8s %11s %12s %12s %7s%n", "size", "count", "type",
+                "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong"));
+        for (RailFigures f : o.figures()) {
+            if (plan.rails() > 1) {
+                b.append("# rail ").append(f.rail()).append('\n');
+            }
+            long count = p.ring() ? f.bytes() / 4 : f.bytes();
+            b.append(String.format(Locale.ROOT, " %12d %12d %8s %11s %12s %12s %7s%n", f.bytes(), count,
+                    p.ring() ? "float" : "uint8", num(f.timeUs(), 2), bw(f.algbwGBps()), bw(f.busbwGBps()),
+                    f.wrong() == null ? (p.ring() ? "?" : "n/a") : Long.toString(f.wrong())));
+        }
+        for (RailFigures f : o.figures()) {
+            b.append(String.format(Locale.ROOT, "# rail %d: t = slowest rank's mean (%s); %s; busbw = algbw x %s"
+                    + " = %.4f (n = %d); expected busbw %s%n", f.rail(), f.slowest() == null ? "-" : f.slowest(),
+                    p.algBytesText(), p.busFactorText(), f.factor(), f.n(), f.expectedGBps() == null
+                            ? f.expectedFrom() : String.format(Locale.ROOT, "%.3f GB/s (%s)", f.expectedGBps(),
+                            f.expectedFrom())));
+        }
+        b.append('\n');
+        for (RankResult r : o.ranks()) {
+            b.append("  ").append(rankLine(r)).append('\n');
+        }
+        List<String> counters = new ArrayList<>();
+        for (RankResult r : o.ranks()) {
+            if (r.result() == null) {
+                continue;
+            }
+            List<String> moved = new ArrayList<>();
+            for (Map.Entry<String, Object> e : new java.util.TreeMap<>(r.deltas()).entrySet()) {
+                Double d = Fields.number(e.getValue());
+                if (d != null && d != 0) {
+                    moved.add(Names.printable(e.getKey(), 80) + " +" + d.longValue());
+                }
+            }
+            counters.add("  " + r.rank().where() + ": " + (moved.isEmpty() ? "no counter moved" : String.join(", ",
+                    moved)) + "; " + r.absent().size() + " absent");
+        }
+        if (!counters.isEmpty()) {
+            b.append("\ncounters (after - before):\n");
+            counters.forEach(l -> b.append(l).append('\n'));
+        }
+        b.append('\n');
+        for (Verdict v : o.verdicts()) {
+            b.append(v.line()).append('\n');
+        }
+        if (o.localize() != null) {
+            b.append("to localize: ").append(o.localize()).append('\n');
+        }
+        long ok = o.ranks().stream().filter(RankResult::ok).count();
+        b.append(String.format(Locale.ROOT, "fabric %s: %d ranks, %d ok, %d failed; verdicts: %d ok, %d not judged,"
+                        + " %d flagged, %d failed; exit %d%n", p.cli(), o.ranks().size(), ok, o.ranks().size() - ok,
+                o.count(Verdict.Level.OK), o.count(Verdict.Level.NOT_JUDGED), o.count(Verdict.Level.FLAGGED),
+                o.count(Verdict.Level.FAILED), o.exitCode()));
+        return b.toString();
+    }
+
+    private static String rankLine(RankResult r) {
+        String who = r.rank().where() + " rank " + r.rank().rank();
+        if (r.result() == null) {
+            return who + ": " + r.failure().kind().label() + ": " + r.failure().message();
+        }
+        Map<String, Object> t = Fields.map(r.result().get("time_us"));
+        StringBuilder b = new StringBuilder(who);
+        String role = r.role();
+        if (role != null) {
+            b.append(' ').append(Names.printable(role, 20));
+        }
+        b.append(": ").append(num(Fields.number(t.get("mean")), 2)).append(" us mean (min ")
+                .append(num(Fields.number(t.get("min")), 2)).append(", max ").append(num(Fields.number(t.get("max")), 2))
+                .append("), sent ").append(num(r.number("bytes_sent"), 0)).append(" B, received ")
+                .append(num(r.number("bytes_received"), 0)).append(" B");
+        Double w = r.number("wrong");
+        if (w != null) {
+            b.append(", ").append(w.longValue()).append(" wrong");
+        }
+        if (r.failure() != null) {
+            b.append("; ").append(r.failure().kind().label()).append(": ").append(r.failure().message());
+        }
+        return b.toString();
+    }
+
+    /** CSV, one row per rank. */
+    public static void csv(FabricOutcome o, Appendable out) throws IOException {
+        out.append("pattern,rail,rank,host,device,role,exit_code,failure,time_us_mean,time_us_min,time_us_max,"
+                + "bytes_sent,bytes_received,wrong,error\n");
+        for (RankResult r : o.ranks()) {
+            Map<String, Object> t = r.result() == null ? Map.of() : Fields.map(r.result().get("time_us"));
+            List<String> row = List.of(o.plan().request().pattern().cli(), Integer.toString(r.rank().rail()),
+                    Integer.toString(r.rank().rank()), r.rank().host(), r.rank().device() == null ? ""
+                            : r.rank().device(), r.role() == null ? "" : r.role(), Integer.toString(r.exitCode()),
+                    r.failure() == null ? "" : r.failure().kind().name(), csvNum(Fields.number(t.get("mean"))),
+                    csvNum(Fields.number(t.get("min"))), csvNum(Fields.number(t.get("max"))),
+                    csvNum(r.number("bytes_sent")), csvNum(r.number("bytes_received")), csvNum(r.number("wrong")),
+                    r.failure() == null ? "" : r.failure().message());
+            List<String> cells = row.stream().map(FabricReport::cell).toList();
+            out.append(String.join(",", cells)).append('\n');
+        }
+    }
+
+    private static String cell(String s) {
+        String p = Names.printable(s, 1000);
+        boolean quote = p.contains(",") || p.contains("\"");
+        // A cell a spreadsheet would run as a formula starts with a quote mark instead.
+        if (!p.isEmpty() && "=+-@".indexOf(p.charAt(0)) >= 0 && !p.matches("-?[0-9.]+")) {
+            p = "'" + p;
+        }
+        return quote ? "\"" + p.replace("\"", "\"\"") + "\"" : p;
+    }
+
+    private static String csvNum(Double v) {
+        if (v == null) {
+            return "";
+        }
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString(v.longValue()) : Double.toString(v);
+    }
+
+    /**
+     * A bandwidth in GB/s: two decimals as nccl-tests prints them from 1 GB/s up, more below so that an emulated
+     * link's figure (tens of kB/s on Soft-RoCE between VMs) is not printed as 0.00.
+     */
+    static String bw(Double v) {
+        return v == null ? "-" : num(v, v >= 1 ? 2 : v >= 0.01 ? 4 : 6);
+    }
+
+    static String num(Double v, int decimals) {
+        return v == null ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+}

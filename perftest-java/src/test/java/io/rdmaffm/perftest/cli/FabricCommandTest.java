@@ -1,0 +1,240 @@
+package io.rdmaffm.perftest.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rdmaffm.perftest.json.JsonReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code fabric PATTERN} end to end through the command line against a FAKE worker: a fake {@code ssh} on PATH runs
+ * each step here as the host it names (real processes, the real remote script), and a fake
+ * {@code rdma-perftest fabric-worker} prints the contract's result line (docs/fabric-contract.md). Marker files
+ * make a host unreachable (ssh's 255), a worker end without a result line, or hang (stopped by pid at the
+ * driver's deadline).
+ */
+class FabricCommandTest {
+    @TempDir
+    Path dir;
+
+    record Run(int code, String out, String err, List<List<String>> launched) {
+    }
+
+    static Run run(Consumer<FabricCommand> setup, String... args) {
+        CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        FabricCommand cmd = cl.getSubcommands().get("fabric").getCommand();
+        List<List<String>> launched = Collections.synchronizedList(new ArrayList<>());
+        cmd.runner = command -> {
+            launched.add(command);
+            throw new IOException("this test launches nothing");
+        };
+        cmd.env = Map.of();
+        setup.accept(cmd);
+        int code = cl.execute(args);
+        return new Run(code, out.toString(), err.toString(), launched);
+    }
+
+    private FakeCluster cluster() throws IOException {
+        FakeCluster c = new FakeCluster(dir);
+        c.bin("ssh", """
+                #!/bin/sh
+                line=ssh
+                while [ $# -gt 0 ] && [ "$1" != -- ]; do line="$line $1"; shift; done
+                host=$2; shift 2
+                echo "$line -- $host $(printf %s "$*" | head -c 17)" >> "@DIR@/calls.log"
+                if [ -e "@DIR@/unreachable-$host" ]; then
+                  echo "ssh: connect to host $host port 22: Connection timed out" >&2
+                  exit 255
+                fi
+                FAKE_NODE=$host; export FAKE_NODE
+                exec sh -c "$*"
+                """);
+        c.script(worker(), """
+                #!/bin/sh
+                echo "$FAKE_NODE: $*" >> "@DIR@/calls.log"
+                [ "$1" = fabric-worker ] || exit 2
+                shift
+                rank=; ranks=; pattern=; bytes=1048576
+                while [ $# -gt 0 ]; do
+                  case "$1" in
+                    --rank) rank=$2; shift 2 ;;
+                    --ranks) ranks=$2; shift 2 ;;
+                    --pattern) pattern=$2; shift 2 ;;
+                    -s) bytes=$2; shift 2 ;;
+                    *) shift ;;
+                  esac
+                done
+                echo "fake fabric-worker: rank $rank of $ranks joining" >&2
+                if [ -e "@DIR@/stall-$FAKE_NODE" ]; then echo $$ >> "@DIR@/stalled.pids"; exec sleep 60; fi
+                if [ -e "@DIR@/noresult-$FAKE_NODE" ]; then
+                  echo "fabric-worker: lost the coordinator" >&2
+                  exit 2
+                fi
+                mean=$((1000 + 100 * rank))
+                seq=0; [ -e "@DIR@/loss-$FAKE_NODE" ] && seq=9
+                err=null; [ -e "@DIR@/peerfail" ] && err='"aborted: rank 2 never joined"'
+                echo "fake progress"
+                echo "@rdma-fabric result {\\"rank\\":$rank,\\"ranks\\":$ranks,\\"host\\":\\"$FAKE_NODE\\",\\"device\\":\\"rxe0\\",\\"port\\":1,\\"netdev\\":\\"eth0\\",\\"pattern\\":\\"$pattern\\",\\"bytes\\":$bytes,\\"iters\\":3,\\"warmup\\":2,\\"reduce\\":true,\\"time_us\\":{\\"mean\\":$mean,\\"min\\":900,\\"max\\":2000},\\"steps\\":4,\\"bytes_sent\\":16384,\\"bytes_received\\":16384,\\"wrong\\":0,\\"role\\":\\"member\\",\\"error\\":$err,\\"counters\\":{\\"before\\":{},\\"after\\":{},\\"delta\\":{\\"hw_counters/rcvd_pkts\\":50,\\"hw_counters/sent_pkts\\":52,\\"hw_counters/rcvd_seq_err\\":$seq},\\"absent\\":{\\"counters/port_xmit_wait\\":\\"no counters directory\\"}}}"
+                [ -e "@DIR@/exit3-$FAKE_NODE" ] && exit 3
+                [ "$err" = null ] && exit 0
+                exit 2
+                """);
+        return c;
+    }
+
+    private Path worker() {
+        return dir.resolve("fabric-perftest");
+    }
+
+    @Test
+    void allreduceOverThreeHostsPrintsTheTableAndWritesJsonAndCsv() throws Exception {
+        FakeCluster c = cluster();
+        Path json = dir.resolve("f.json");
+        Path csv = dir.resolve("f.csv");
+        Run r = run(x -> x.runner = c.firstOnPath(), "fabric", "allreduce", "--hosts", "node01,node02,node03",
+                "--device", "rxe0", "--tool-path", worker().toString(), "-s", "12K", "--iters", "3", "--json",
+                json.toString(), "--csv", csv.toString());
+        String out = r.out();
+        System.out.print(out);
+        assertEquals(0, r.code(), out + r.err() + c.calls());
+        assertEquals("", r.err());
+        // t = the slowest rank's mean, 1200 us; algbw = 12288 B / 1200 us = 0.01024 GB/s; busbw x 4/3 = 0.013653.
+        assertTrue(out.contains("        12288         3072    float     1200.00       0.0102       0.0137       0\n"),
+                out);
+        assertTrue(out.contains("# rail 0: t = slowest rank's mean (node03/rxe0)"), out);
+        assertTrue(out.contains("  node02/rxe0 rank 1 member: 1100.00 us mean (min 900.00, max 2000.00), sent 16384 B,"
+                + " received 16384 B, 0 wrong\n"), out);
+        assertTrue(out.contains("  node01/rxe0: hw_counters/rcvd_pkts +50, hw_counters/sent_pkts +52; 1 absent"), out);
+        assertTrue(out.contains("ok: #wrong: 0 elements wrong on 3 ranks"), out);
+        assertTrue(out.contains("fabric allreduce: 3 ranks, 3 ok, 0 failed; verdicts:"), out);
+        // Every rank got the contract's command line.
+        List<String> calls = c.calls();
+        assertTrue(calls.contains("node03: fabric-worker --pattern allreduce --rank 2 --ranks 3 --coordinator"
+                + " node01:18515 -d rxe0 -s 12288 --iters 3 --warmup 2 --join-timeout 30 --step-timeout 120"
+                + " --threads 1"), calls.toString());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(Files.readString(json));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> fig = ((List<Map<String, Object>>) doc.get("figures")).getFirst();
+        assertEquals(1200.0, fig.get("time_us"));
+        assertEquals(12288 / 1200e3 * 4 / 3, (Double) fig.get("busbw_GBps"), 1e-12);
+        assertEquals("algbw x 2(n-1)/n (nccl-tests' factor for allreduce)",
+                ((Map<?, ?>) fig.get("provenance")).get("busbw_GBps"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> ranks = (List<Map<String, Object>>) doc.get("ranks");
+        assertEquals("node02", ((Map<?, ?>) ranks.get(1).get("result")).get("host"));
+        assertEquals(0.0, doc.get("exit_code"));
+        List<String> rows = Files.readAllLines(csv);
+        assertEquals(4, rows.size(), rows.toString());
+        assertEquals("allreduce,0,2,node03,rxe0,member,0,,1200,900,2000,16384,16384,0,", rows.get(3));
+    }
+
+    @Test
+    void unreachableSilentAndHungHostsAreNamedAndNothingIsLeftRunning() throws Exception {
+        FakeCluster c = cluster();
+        c.mark("noresult-node02", "");
+        c.mark("unreachable-node03", "");
+        c.mark("stall-node04", "");
+        c.mark("peerfail", "");
+        long start = System.nanoTime();
+        Run r = run(x -> x.runner = c.firstOnPath(), "fabric", "alltoall", "--hosts", "node01,node02,node03,node04",
+                "--device", "rxe0", "--tool-path", worker().toString(), "-s", "4096", "--connect-timeout", "1",
+                "--listen-timeout", "1", "--test-timeout", "1");
+        double seconds = (System.nanoTime() - start) / 1e9;
+        String out = r.out();
+        System.out.print(out);
+        assertEquals(2, r.code(), out + r.err());
+        // The deadline: connect 1 + join 1 + test 1 + grace 15 s, then the hung worker is stopped by its pid.
+        assertTrue(seconds < 30, seconds + " s");
+        assertTrue(out.contains("  node01/rxe0 rank 0 member: 1000.00 us mean"), out);
+        assertTrue(out.contains("failed: RUN_FAILED: node01/rxe0: run failed: rank 0 on node01: aborted: rank 2 never"
+                + " joined (a consequence; the cause: node02, node03, node04)"), out);
+        assertTrue(out.contains("failed: NO_RESULT: node02/rxe0: no result: rank 1 on node02 exited 2 without a result"
+                + " line: fabric-worker: lost the coordinator"), out);
+        assertTrue(out.contains("failed: UNREACHABLE: node03/rxe0: unreachable: ssh to node03 failed (exit 255): ssh:"
+                + " connect to host node03 port 22: Connection timed out"), out);
+        assertTrue(out.contains("failed: STALLED: node04/rxe0: stalled: rank 3 on node04: no result within 18 s"
+                + " (stopped by pid)"), out);
+        assertTrue(out.contains("to localize: rdma-perftest matrix --hosts node01,node02,node03,node04 --device rxe0"),
+                out);
+        // The table has no figure made from part of the collective.
+        assertTrue(out.contains("         4096         4096    uint8           -            -            -     n/a"),
+                out);
+        assertTrue(c.calls().stream().anyMatch(l -> l.matches("ssh .* -- node04 sh -c 'kill -TERM")),
+                c.calls().toString());
+        for (String pid : Files.readAllLines(dir.resolve("stalled.pids"))) {
+            var handle = ProcessHandle.of(Long.parseLong(pid.strip()));
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (handle.isPresent() && handle.get().isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertFalse(handle.isPresent() && handle.get().isAlive(), "hung worker " + pid + " still runs");
+        }
+    }
+
+    @Test
+    void lossOnOneHostIsFlaggedAndNamed() throws Exception {
+        FakeCluster c = cluster();
+        c.mark("loss-node02", "");
+        Run r = run(x -> x.runner = c.firstOnPath(), "fabric", "bisection", "--hosts", "node01,node02",
+                "--device", "rxe0", "--tool-path", worker().toString(), "-s", "4096");
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("flagged: loss: node02/rxe0: hw_counters/rcvd_seq_err +9 (loss and"
+                + " retransmission: RoCE on a fabric not set up lossless, --expect none)"), r.out());
+    }
+
+    @Test
+    void aNonZeroExitWithACleanResultIsNoSuccess() throws Exception {
+        FakeCluster c = cluster();
+        c.mark("exit3-node01", "");
+        Run r = run(x -> x.runner = c.firstOnPath(), "fabric", "bisection", "--hosts", "node01,node02",
+                "--device", "rxe0", "--tool-path", worker().toString(), "-s", "4096");
+        assertEquals(2, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("failed: RUN_FAILED: node01/rxe0: run failed: rank 0 on node01 exited 3 though its"
+                + " result names no error: fake fabric-worker: rank 0 of 2 joining"), r.out());
+    }
+
+    @Test
+    void badInputIsOneLineAndLaunchesNothing() {
+        refused("fabric: error: -s 1000 is not a multiple of 4n = 12 (allreduce splits the float32 array into 3 equal"
+                + " chunks)", "allreduce", "--hosts", "a,b,c", "--device", "rxe0", "-s", "1000");
+        refused("fabric: error: --receiver 'zz' is not among the hosts", "incast", "--hosts", "a,b,c", "--device",
+                "rxe0", "--receiver", "zz");
+        refused("fabric: error: --expect must be none, pfc or dcqcn, got 'lossy'", "incast", "--hosts", "a,b",
+                "--expect", "lossy");
+        refused("fabric: error: unknown pattern 'ring' (one of allreduce|allgather|reducescatter|incast|alltoall"
+                + "|bisection)", "ring", "--hosts", "a,b");
+        refused("fabric: error: --hosts: at least two hosts are needed (matrix, fabric), got 1 (a)", "alltoall",
+                "--hosts", "a");
+        refused("fabric: error: -s: invalid size '12Q' (bytes, or with a K or M suffix)", "alltoall", "--hosts", "a,b",
+                "-s", "12Q");
+    }
+
+    private static void refused(String line, String... args) {
+        String[] all = new String[args.length + 1];
+        all[0] = "fabric";
+        System.arraycopy(args, 0, all, 1, args.length);
+        Run r = run(x -> { }, all);
+        assertEquals(2, r.code(), r.out() + r.err());
+        assertEquals(line + "\n", r.err());
+        assertEquals("", r.out());
+        assertTrue(r.launched().isEmpty(), r.launched().toString());
+    }
+}

@@ -1,0 +1,37 @@
+package io.rdmaffm.perftest.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** fabric-worker's bad input: one line, exit 2, before anything is opened or connected. */
+class FabricWorkerCommandTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--pattern allreduce --rank 0 --ranks 3 --coordinator h:5000 -s 100|-s 100 is not a multiple of 4 x 3 ranks",
+        "--pattern ring --rank 0 --ranks 3 --coordinator h:5000|--pattern: no pattern 'ring'",
+        "--pattern incast --rank 4 --ranks 3 --coordinator h:5000|--rank 4 is not in 0..2",
+        "--pattern incast --rank 0 --ranks 3 --coordinator h|--coordinator wants HOST:PORT, got 'h'",
+        "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 --receiver 3|--receiver 3 is not in 0..2",
+        "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 --threads 2|--threads 2: only 1 thread",
+        "--pattern incast --ranks 3 --coordinator h:5000|--rank",
+    })
+    void badInputIsOneLineAndExitTwo(String args, String expected) {
+        StringWriter err = new StringWriter();
+        StringWriter out = new StringWriter();
+        picocli.CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err, true));
+        cl.setOut(new PrintWriter(out, true));
+        String[] argv = ("fabric-worker " + args).split(" ");
+        assertEquals(2, cl.execute(argv));
+        String e = err.toString().strip();
+        assertFalse(e.contains("\n"), "one line: " + e);
+        assertTrue(e.startsWith("fabric-worker: error: ") && e.contains(expected), e);
+    }
+}

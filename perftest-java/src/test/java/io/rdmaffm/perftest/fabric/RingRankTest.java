@@ -1,0 +1,178 @@
+package io.rdmaffm.perftest.fabric;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The ring's index arithmetic, credits and check without RDMA: N ranks in threads, joined by an in-memory
+ * transport that copies a write into the next rank's memory before its immediate arrives (as RDMA's completion
+ * ordering promises), for N = 1..17, every ring pattern, several iterations.
+ */
+class RingRankTest {
+
+    /** N ranks' memory and queues; rank r's links. */
+    private static final class Ring {
+        final MemorySegment[] mem;
+        final List<LinkedBlockingQueue<Integer>> fromPrev = new ArrayList<>();
+        final List<LinkedBlockingQueue<Integer>> fromNext = new ArrayList<>();
+        final long[] bytesWritten;
+
+        Ring(int n, long total, Arena arena) {
+            mem = new MemorySegment[n];
+            bytesWritten = new long[n];
+            for (int r = 0; r < n; r++) {
+                mem[r] = arena.allocate(Math.max(total, 4), 4);
+                fromPrev.add(new LinkedBlockingQueue<>());
+                fromNext.add(new LinkedBlockingQueue<>());
+            }
+        }
+
+        RingLinks links(int r) {
+            int n = mem.length;
+            int next = (r + 1) % n;
+            int prev = (r + n - 1) % n;
+            return new RingLinks() {
+                @Override
+                public void writeNext(long from, long bytes, long to, int imm) {
+                    MemorySegment.copy(mem[r], from, mem[next], to, bytes);
+                    bytesWritten[r] += bytes;
+                    fromPrev.get(next).add(imm);
+                }
+
+                @Override
+                public void signalPrev(int imm) {
+                    fromNext.get(prev).add(imm);
+                }
+
+                @Override
+                public int awaitPrev() {
+                    return take(fromPrev.get(r));
+                }
+
+                @Override
+                public int awaitNext() {
+                    return take(fromNext.get(r));
+                }
+
+                @Override
+                public void awaitSends() {
+                }
+            };
+        }
+
+        private static int take(LinkedBlockingQueue<Integer> q) {
+            try {
+                Integer v = q.poll(10, TimeUnit.SECONDS);
+                if (v == null) {
+                    throw new FabricFailure("step timeout in the in-memory ring");
+                }
+                return v;
+            } catch (InterruptedException e) {
+                throw new FabricFailure("interrupted");
+            }
+        }
+    }
+
+    /** Runs {@code iters} iterations then a check iteration into a poisoned output; returns each rank's wrong. */
+    private static long[] run(FabricPattern p, int n, int elementsPerChunk, int iters, boolean reduce,
+            long[] bytesWritten) throws Exception {
+        long s = 4L * n * elementsPerChunk;
+        RingLayout layout = RingLayout.of(p, n, s);
+        try (Arena arena = Arena.ofShared(); ExecutorService pool = Executors.newFixedThreadPool(n)) {
+            Ring ring = new Ring(n, layout.total(), arena);
+            List<Future<Long>> results = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                RingRank rank = new RingRank(r, p, reduce, layout, ring.mem[r], ring.links(r));
+                results.add(pool.submit(() -> {
+                    rank.fillInput();
+                    for (int i = 0; i < iters; i++) {
+                        rank.iteration();
+                    }
+                    rank.poisonOutput();
+                    rank.iteration();
+                    return rank.wrong();
+                }));
+            }
+            long[] wrong = new long[n];
+            for (int r = 0; r < n; r++) {
+                wrong[r] = results.get(r).get(60, TimeUnit.SECONDS);
+            }
+            System.arraycopy(ring.bytesWritten, 0, bytesWritten, 0, n);
+            for (int r = 0; r < n; r++) {
+                RingRank rank = new RingRank(r, p, reduce, layout, ring.mem[r], ring.links(r));
+                assertEquals(rank.bytesPerIteration() * (iters + 1), bytesWritten[r], "bytes rank " + r + " wrote");
+            }
+            return wrong;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = FabricPattern.class, names = {"ALLREDUCE", "ALLGATHER", "REDUCESCATTER"})
+    void everyRankIsRightForOneToSeventeenRanks(FabricPattern p) throws Exception {
+        for (int n = 1; n <= 17; n++) {
+            long[] written = new long[n];
+            long[] wrong = run(p, n, 3 + n % 4, 3, true, written);
+            for (int r = 0; r < n; r++) {
+                assertEquals(0, wrong[r], p.id() + " N=" + n + " rank " + r + " #wrong");
+            }
+        }
+    }
+
+    @Test
+    void theAllreduceSumIsTheExactSumOfTheInputs() {
+        // element j: sum over r of (r + j) mod 251; for N = 3, j = 249: 249 + 250 + 0
+        assertEquals(499f, RingRank.sum(3, 249));
+        assertEquals(3f, RingRank.sum(3, 0));
+        assertEquals(250f * 251 / 2 * 2 + 0, RingRank.sum(502, 0));
+    }
+
+    @Test
+    void aWrongElementIsCounted() throws Exception {
+        int n = 4;
+        RingLayout layout = RingLayout.of(FabricPattern.ALLREDUCE, n, 4L * n * 5);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment m = arena.allocate(layout.total(), 4);
+            RingRank r = new RingRank(2, FabricPattern.ALLREDUCE, true, layout, m, null);
+            for (long j = 0; j < n * 5L; j++) {
+                m.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, layout.output() / 4 + j, RingRank.sum(n, j));
+            }
+            assertEquals(0, r.wrong());
+            m.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, layout.output() / 4 + 7, 1e9f);
+            r.poisonOutput();
+            assertEquals(n * 5L, r.wrong(), "a poisoned output is all wrong");
+        }
+    }
+
+    @Test
+    void noReduceMovesTheDataAndHasNoCheck() throws Exception {
+        long[] written = new long[5];
+        long[] wrong = run(FabricPattern.ALLREDUCE, 5, 4, 2, false, written);
+        for (long w : wrong) {
+            assertEquals(-1, w, "no check without the add");
+        }
+        assertTrue(written[0] > 0);
+    }
+
+    @Test
+    void stepsAreAsTheContractSays() {
+        assertEquals(4, FabricPattern.ALLREDUCE.steps(3));
+        assertEquals(2, FabricPattern.ALLGATHER.steps(3));
+        assertEquals(2, FabricPattern.REDUCESCATTER.steps(3));
+        assertEquals(1, FabricPattern.INCAST.steps(3));
+        assertEquals(0, FabricPattern.ALLREDUCE.steps(1));
+    }
+}

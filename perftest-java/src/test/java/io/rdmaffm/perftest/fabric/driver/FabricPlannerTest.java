@@ -1,0 +1,100 @@
+package io.rdmaffm.perftest.fabric.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.rdmaffm.perftest.cluster.MatrixInputException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The plan: ranks per host and rail, the workers' command lines as the contract fixes them, the refusals. */
+class FabricPlannerTest {
+
+    @Test
+    void threeHostsTwoRailsAreSixRanksEachRailItsOwnCoordinator() {
+        FabricRequest.Builder b = FabricRequest.builder();
+        b.hosts.hosts = "h1,h2,h3";
+        b.hosts.devices = List.of("mlx5_0", "mlx5_1");
+        b.pattern = Pattern.ALLREDUCE;
+        b.bytes = 12288;
+        b.iters = 3;
+        FabricPlan p = FabricPlanner.plan(b.build(), io.rdmaffm.perftest.cluster.DiscoveredHosts.notAsked(
+                io.rdmaffm.perftest.cluster.HostInput.fromList("h1,h2,h3")));
+        assertEquals(2, p.rails());
+        assertEquals(6, p.ranks().size());
+        assertEquals(new FabricPlan.Rank(1, 2, "h3", "mlx5_1"), p.ranks().get(5));
+        assertEquals("h1:18516", p.coordinator(1));
+        assertEquals(4, p.steps());
+        assertEquals(List.of("fabric-worker", "--pattern", "allreduce", "--rank", "2", "--ranks", "3", "--coordinator",
+                "h1:18516", "-d", "mlx5_1", "-s", "12288", "--iters", "3", "--warmup", "2", "--join-timeout", "30",
+                "--step-timeout", "120", "--threads", "1"), p.workerArgv(p.ranks().get(5)));
+        assertEquals("allreduce over 3 hosts x 2 rails = 6 ranks, all at once; S = 12288 B of float32 (chunk 4096 B),"
+                + " 4 steps per rank; 3 iterations after 2 warm-up; coordinator h1:18515 (port + rail); results within"
+                + " 175 s", p.summary());
+        assertEquals(Duration.ofSeconds(10 + 30 + 120 + 15), p.deadline());
+    }
+
+    @Test
+    void incastNamesItsReceiverByRankAndDefaultDeviceLeavesOutDashD() {
+        FabricRequest.Builder b = FabricRequest.builder();
+        b.hosts.hosts = "h1,h2,h3,h4";
+        b.pattern = Pattern.INCAST;
+        b.receiver = "h3";
+        b.reduce = false;
+        FabricPlan p = FabricPlanner.plan(b.build(), io.rdmaffm.perftest.cluster.DiscoveredHosts.notAsked(
+                io.rdmaffm.perftest.cluster.HostInput.fromList("h1,h2,h3,h4")));
+        assertEquals(1, p.rails());
+        assertNull(p.ranks().getFirst().device());
+        assertEquals(2, p.receiver());
+        assertEquals(List.of("fabric-worker", "--pattern", "incast", "--rank", "0", "--ranks", "4", "--coordinator",
+                "h1:18515", "-s", "1048576", "--iters", "20", "--warmup", "2", "--no-reduce", "--receiver", "2",
+                "--join-timeout", "30", "--step-timeout", "120", "--threads", "1"), p.workerArgv(p.ranks().getFirst()));
+        assertEquals("incast over 4 hosts x 1 rail = 4 ranks, all at once; m = 1048576 B per peer, 3 senders to h3;"
+                + " 20 iterations after 2 warm-up, no reduction; coordinator h1:18515; results within 175 s",
+                p.summary());
+    }
+
+    @Test
+    void badInputIsOneLineBeforeAnythingRuns() {
+        // Every pattern needs two hosts, as the matrix does: its host input says so first.
+        assertEquals("--hosts: at least two hosts are needed (matrix, fabric), got 1 (h1)",
+                refused("h1", b -> b.pattern = Pattern.ALLREDUCE));
+        assertEquals("--hosts: at least two hosts are needed (matrix, fabric), got 1 (h1)",
+                refused("h1", b -> b.pattern = Pattern.BISECTION));
+        assertEquals("-s 1000 is not a multiple of 4n = 12 (allgather splits the float32 array into 3 equal chunks)",
+                refused("a,b,c", b -> {
+                    b.pattern = Pattern.ALLGATHER;
+                    b.bytes = 1000;
+                }));
+        assertEquals("--receiver 'zz' is not among the hosts", refused("a,b,c", b -> {
+            b.pattern = Pattern.INCAST;
+            b.receiver = "zz";
+        }));
+        assertEquals("--receiver is for incast only", refused("a,b,c", b -> {
+            b.pattern = Pattern.ALLTOALL;
+            b.receiver = "a";
+        }));
+        assertEquals("--expect must be none, pfc or dcqcn", refused("a,b", b -> {
+            b.pattern = Pattern.ALLTOALL;
+            b.expect = null;
+        }));
+        // Not a multiple for ring patterns only: alltoall's m is per peer.
+        FabricFixtures.plan("a,b,c", b -> {
+            b.pattern = Pattern.ALLTOALL;
+            b.bytes = 1000;
+        }, Map.of());
+    }
+
+    private static String refused(String hosts, java.util.function.Consumer<FabricRequest.Builder> options) {
+        FabricRequest.Builder b = FabricRequest.builder();
+        b.hosts.hosts = hosts;
+        options.accept(b);
+        FabricRequest o = b.build();
+        return assertThrows(MatrixInputException.class, () -> FabricPlanner.hosts(o, command -> {
+            throw new java.io.IOException("runs nothing");
+        })).getMessage();
+    }
+}

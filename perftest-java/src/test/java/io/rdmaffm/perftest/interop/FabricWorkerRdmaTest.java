@@ -1,0 +1,193 @@
+package io.rdmaffm.perftest.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.rdmaffm.perftest.doctor.Json;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Three {@code fabric-worker} processes (one per rank) on the one Soft-RoCE device, coordinated over 127.0.0.1:
+ * all-reduce with the sums checked and the counters moving, incast, all-to-all, and a rank killed with SIGKILL
+ * mid-run, after which the others end with exit 2 within their step timeout, naming rank 2, and the device's
+ * objects are back where they were.
+ */
+@Tag("rdma")
+class FabricWorkerRdmaTest {
+    private static final int RANKS = 3;
+    /** The survivors' step timeout after the kill, and the margin the emulated CPU needs on top. */
+    private static final int STEP_TIMEOUT_S = 10;
+    private static final int MARGIN_S = 30;
+    private static String baseline;
+
+    @BeforeAll
+    static void baseline() throws Exception {
+        baseline = RdmaResources.summary(PerftestPeers.device());
+    }
+
+    /** One rank's process, its stdout and stderr in files. */
+    private record Rank(Process process, Path out, Path err) {
+        String stdout() throws Exception {
+            return Files.readString(out);
+        }
+
+        String all() throws Exception {
+            return "stdout:\n" + Files.readString(out) + "stderr:\n" + Files.readString(err);
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> result() throws Exception {
+            List<String> lines = Files.readAllLines(out);
+            assertTrue(!lines.isEmpty(), "no output: " + all());
+            String last = lines.getLast();
+            assertTrue(last.startsWith("@rdma-fabric result {"), "last line is not the result: " + all());
+            return (Map<String, Object>) Json.parse(last.substring("@rdma-fabric result ".length()));
+        }
+    }
+
+    private static List<Rank> start(int port, String... args) throws Exception {
+        List<Rank> ranks = new ArrayList<>();
+        for (int r = 0; r < RANKS; r++) {
+            List<String> cmd = new ArrayList<>(javaLauncher());
+            cmd.addAll(List.of("fabric-worker", "--rank", String.valueOf(r), "--ranks", String.valueOf(RANKS),
+                    "--coordinator", "127.0.0.1:" + port, "-d", PerftestPeers.device(), "-x", PerftestPeers.gidIndex(),
+                    "--join-timeout", "120", "--step-timeout", String.valueOf(STEP_TIMEOUT_S)));
+            cmd.addAll(List.of(args));
+            // Under target/, so a run in the VM leaves the ranks' output readable on the host.
+            Path dir = Files.createDirectories(Path.of("target", "fabric-worker-rdma"));
+            Path out = Files.createTempFile(dir, "rank" + r + "-", ".out");
+            Path err = Files.createTempFile(dir, "rank" + r + "-", ".err");
+            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            ranks.add(new Rank(p, out, err));
+        }
+        return ranks;
+    }
+
+    private static void awaitAll(List<Rank> ranks, long seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        for (Rank r : ranks) {
+            if (!r.process().waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                for (Rank k : ranks) {
+                    k.process().destroyForcibly();
+                }
+                fail("a rank did not end within " + seconds + " s:\n" + r.all());
+            }
+        }
+    }
+
+    private static long num(Map<String, Object> result, String key) {
+        Object v = result.get(key);
+        assertNotNull(v, key + " is null");
+        return ((Number) v).longValue();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static long delta(Map<String, Object> result, String key) {
+        Map<String, Object> counters = (Map<String, Object>) result.get("counters");
+        assertNotNull(counters, "counters");
+        Object v = ((Map<String, Object>) counters.get("delta")).get(key);
+        assertNotNull(v, key + " absent: " + counters.get("absent"));
+        return ((Number) v).longValue();
+    }
+
+    @Test
+    void allreduceAcrossThreeProcesses() throws Exception {
+        List<Rank> ranks = start(PerftestPeers.freshPort(), "--pattern", "allreduce", "-s", "12288",
+                "--iters", "3", "--warmup", "1");
+        awaitAll(ranks, 240);
+        for (int r = 0; r < RANKS; r++) {
+            Rank rank = ranks.get(r);
+            assertEquals(0, rank.process().exitValue(), rank.all());
+            Map<String, Object> res = rank.result();
+            System.out.println(rank.stdout().strip());
+            assertEquals(r, num(res, "rank"));
+            assertNull(res.get("error"), rank.all());
+            assertEquals(0, num(res, "wrong"), rank.all());
+            assertEquals(4, num(res, "steps"));
+            assertEquals(3L * 4 * 12288 / 3, num(res, "bytes_sent"), "3 iterations x 4 steps x one chunk");
+            assertTrue(delta(res, "hw_counters/rcvd_pkts") > 0, rank.all());
+            assertTrue(delta(res, "hw_counters/sent_pkts") > 0, rank.all());
+            System.out.println("rank " + r + " time_us " + res.get("time_us"));
+        }
+        assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
+    }
+
+    @Test
+    void incastAndAlltoall() throws Exception {
+        for (String pattern : List.of("incast", "alltoall")) {
+            List<Rank> ranks = start(PerftestPeers.freshPort(), "--pattern", pattern, "-s", "4096", "--iters", "3",
+                    "--warmup", "1");
+            awaitAll(ranks, 240);
+            for (int r = 0; r < RANKS; r++) {
+                Rank rank = ranks.get(r);
+                assertEquals(0, rank.process().exitValue(), pattern + ": " + rank.all());
+                Map<String, Object> res = rank.result();
+                long received = num(res, "bytes_received");
+                long sent = num(res, "bytes_sent");
+                if (pattern.equals("incast")) {
+                    assertEquals(r == 0 ? "receiver" : "sender", res.get("role"));
+                    assertEquals(r == 0 ? 2L * 3 * 4096 : 0L, received, pattern + " rank " + r);
+                    assertEquals(r == 0 ? 0L : 3L * 4096, sent, pattern + " rank " + r);
+                } else {
+                    assertEquals(2L * 3 * 4096, received, pattern + " rank " + r);
+                    assertEquals(2L * 3 * 4096, sent, pattern + " rank " + r);
+                }
+                assertNull(res.get("wrong"), "no check for " + pattern);
+            }
+        }
+        assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
+    }
+
+    @Test
+    void aRankKilledMidRunEndsTheOthersNamingIt() throws Exception {
+        List<Rank> ranks = start(PerftestPeers.freshPort(), "--pattern", "allreduce", "-s", "12288", "--iters",
+                "1000000", "--warmup", "0");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (!Files.readString(ranks.get(2).err()).contains(": go")) {
+            if (System.nanoTime() > deadline || !ranks.get(2).process().isAlive()) {
+                for (Rank k : ranks) {
+                    k.process().destroyForcibly();
+                }
+                fail("rank 2 never started its iterations:\n" + ranks.get(2).all());
+            }
+            Thread.sleep(200);
+        }
+        Thread.sleep(1000);
+        ranks.get(2).process().destroyForcibly(); // SIGKILL
+        long t0 = System.nanoTime();
+        awaitAll(ranks.subList(0, 2), STEP_TIMEOUT_S + MARGIN_S);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        for (int r = 0; r < 2; r++) {
+            Rank rank = ranks.get(r);
+            assertEquals(2, rank.process().exitValue(), rank.all());
+            String error = (String) rank.result().get("error");
+            assertNotNull(error, rank.all());
+            assertTrue(error.contains("rank 2"), "names rank 2: " + error);
+            assertTrue(!rank.all().contains("\tat "), "no stack trace: " + rank.all());
+            System.out.println("rank " + r + " after " + String.format("%.1f", seconds) + " s: " + error);
+        }
+        assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
+    }
+
+    /** perftest-java in a JVM of its own, as a user starts it (modules on the class path, C1 only). */
+    private static List<String> javaLauncher() {
+        String classPath = String.join(File.pathSeparator, Stream.of(System.getProperty("jdk.module.path"),
+                System.getProperty("java.class.path")).filter(s -> s != null && !s.isBlank()).toList());
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", classPath,
+                "io.rdmaffm.perftest.cli.Main");
+    }
+}
