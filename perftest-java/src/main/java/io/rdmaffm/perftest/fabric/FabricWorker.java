@@ -356,7 +356,7 @@ public final class FabricWorker {
     static String hostName() {
         try {
             String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
-            if (!h.isEmpty()) {
+            if (!h.isEmpty() && !h.equals("(none)")) { // "(none)": a kernel never given a name (the test VM)
                 return h;
             }
         } catch (IOException e) {
