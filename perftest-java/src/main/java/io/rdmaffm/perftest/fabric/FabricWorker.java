@@ -191,6 +191,8 @@ public final class FabricWorker {
                 c.run();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                log.println("fabric coordinator failed: " + e); // the ranks see their connections close
             }
         });
     }

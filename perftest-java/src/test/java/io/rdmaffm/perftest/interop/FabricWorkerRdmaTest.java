@@ -205,6 +205,33 @@ class FabricWorkerRdmaTest {
         assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
     }
 
+    /** The two halves of the ring and bisection (rank 2 idle: N = 3 is odd), ranks on threads of this JVM. */
+    @Test
+    void allgatherReducescatterAndBisection() throws Exception {
+        for (String pattern : List.of("allgather", "reducescatter", "bisection")) {
+            int port = PerftestPeers.freshPort();
+            List<InProcess> ranks = new ArrayList<>();
+            for (int r = 0; r < RANKS; r++) {
+                ranks.add(InProcess.start(options(pattern, r, port, 12288, 3)));
+            }
+            for (int r = 0; r < RANKS; r++) {
+                InProcess rank = ranks.get(r);
+                assertEquals(0, rank.exit().get(120, TimeUnit.SECONDS), pattern + ": " + rank.all());
+                Map<String, Object> res = rank.result();
+                if (pattern.equals("bisection")) {
+                    assertEquals(r == 2 ? "idle" : "member", res.get("role"));
+                    assertEquals(r == 2 ? 0L : 3L * 12288, num(res, "bytes_received"), pattern + " rank " + r);
+                    assertNull(res.get("wrong"));
+                } else {
+                    assertEquals(0, num(res, "wrong"), pattern + " rank " + r + ": " + rank.all());
+                    assertEquals(2, num(res, "steps"));
+                    assertEquals(3L * 2 * 12288 / 3, num(res, "bytes_sent"), pattern + " rank " + r);
+                }
+            }
+        }
+        assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
+    }
+
     @Test
     void aRankKilledMidRunEndsTheOthersNamingIt() throws Exception {
         // Ranks 0 and 1 on threads here, rank 2 a process of its own: the one that is SIGKILLed.
