@@ -244,7 +244,7 @@ public final class Coordinator {
             if (bad != null) {
                 return bad;
             }
-            if (e.line().startsWith("BARRIER ")) {
+            if (e.line() != null && e.line().startsWith("BARRIER ")) { // null: a rank that said BYE has closed
                 String name = e.line().substring(8);
                 firstArrival.putIfAbsent(name, System.nanoTime());
                 if (barriers.get(name).size() == ranks) {

@@ -191,6 +191,8 @@ public final class FabricWorker {
                 c.run();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                log.println("fabric coordinator failed: " + e); // the ranks see their connections close
             }
         });
     }
@@ -356,7 +358,7 @@ public final class FabricWorker {
     static String hostName() {
         try {
             String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
-            if (!h.isEmpty()) {
+            if (!h.isEmpty() && !h.equals("(none)")) { // "(none)": a kernel never given a name (the test VM)
                 return h;
             }
         } catch (IOException e) {

@@ -7,12 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.rdmaffm.perftest.doctor.Json;
+import io.rdmaffm.perftest.fabric.FabricOptions;
+import io.rdmaffm.perftest.fabric.FabricPattern;
+import io.rdmaffm.perftest.fabric.FabricWorker;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,10 +27,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Three {@code fabric-worker} processes (one per rank) on the one Soft-RoCE device, coordinated over 127.0.0.1:
- * all-reduce with the sums checked and the counters moving, incast, all-to-all, and a rank killed with SIGKILL
- * mid-run, after which the others end with exit 2 within their step timeout, naming rank 2, and the device's
- * objects are back where they were.
+ * Three fabric ranks on the one Soft-RoCE device, coordinated over 127.0.0.1: all-reduce as three
+ * {@code fabric-worker} processes (one per rank) with the sums checked and the counters moving; incast and
+ * all-to-all with the ranks on threads of the test's JVM (three JVM start-ups per case cost minutes under the
+ * VM's emulation); and rank 2, a process, killed with SIGKILL mid-run, after which ranks 0 and 1 end with exit 2
+ * within their step timeout, naming rank 2. After each case the device's objects are back where they were.
  */
 @Tag("rdma")
 class FabricWorkerRdmaTest {
@@ -58,9 +66,51 @@ class FabricWorkerRdmaTest {
         }
     }
 
+    /** A rank run on a thread of this JVM (no JVM start-up under emulation), its output in memory. */
+    private record InProcess(CompletableFuture<Integer> exit, ByteArrayOutputStream out, ByteArrayOutputStream err) {
+        static InProcess start(FabricOptions o) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            PrintStream po = new PrintStream(out, true, StandardCharsets.UTF_8);
+            PrintStream pe = new PrintStream(err, true, StandardCharsets.UTF_8);
+            CompletableFuture<Integer> f = new CompletableFuture<>();
+            Thread.ofPlatform().daemon(true).name("rank-" + o.rank()).start(() -> {
+                try {
+                    f.complete(new FabricWorker(o, po, pe, () -> false).run());
+                } catch (Throwable t) {
+                    f.completeExceptionally(t);
+                }
+            });
+            return new InProcess(f, out, err);
+        }
+
+        String all() {
+            return "stdout:\n" + out.toString(StandardCharsets.UTF_8) + "stderr:\n" + err.toString(StandardCharsets.UTF_8);
+        }
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> result() {
+            List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+            assertTrue(!lines.isEmpty(), "no output: " + all());
+            String last = lines.getLast();
+            assertTrue(last.startsWith("@rdma-fabric result {"), "last line is not the result: " + all());
+            return (Map<String, Object>) Json.parse(last.substring("@rdma-fabric result ".length()));
+        }
+    }
+
+    private static FabricOptions options(String pattern, int rank, int port, long bytes, int iters) {
+        return new FabricOptions(FabricPattern.of(pattern), rank, RANKS, "127.0.0.1", port, PerftestPeers.device(), 1,
+                Integer.parseInt(PerftestPeers.gidIndex()), bytes, iters, 1, true, 0, 120, STEP_TIMEOUT_S, 1).validate();
+    }
+
     private static List<Rank> start(int port, String... args) throws Exception {
+        return start(0, port, args);
+    }
+
+    /** Ranks {@code from}..RANKS-1 as processes of their own. */
+    private static List<Rank> start(int from, int port, String... args) throws Exception {
         List<Rank> ranks = new ArrayList<>();
-        for (int r = 0; r < RANKS; r++) {
+        for (int r = from; r < RANKS; r++) {
             List<String> cmd = new ArrayList<>(javaLauncher());
             cmd.addAll(List.of("fabric-worker", "--rank", String.valueOf(r), "--ranks", String.valueOf(RANKS),
                     "--coordinator", "127.0.0.1:" + port, "-d", PerftestPeers.device(), "-x", PerftestPeers.gidIndex(),
@@ -125,15 +175,18 @@ class FabricWorkerRdmaTest {
         assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
     }
 
+    /** Incast and all-to-all with the three ranks on threads of this JVM (the process path is the all-reduce's). */
     @Test
     void incastAndAlltoall() throws Exception {
         for (String pattern : List.of("incast", "alltoall")) {
-            List<Rank> ranks = start(PerftestPeers.freshPort(), "--pattern", pattern, "-s", "4096", "--iters", "3",
-                    "--warmup", "1");
-            awaitAll(ranks, 240);
+            int port = PerftestPeers.freshPort();
+            List<InProcess> ranks = new ArrayList<>();
             for (int r = 0; r < RANKS; r++) {
-                Rank rank = ranks.get(r);
-                assertEquals(0, rank.process().exitValue(), pattern + ": " + rank.all());
+                ranks.add(InProcess.start(options(pattern, r, port, 4096, 3)));
+            }
+            for (int r = 0; r < RANKS; r++) {
+                InProcess rank = ranks.get(r);
+                assertEquals(0, rank.exit().get(120, TimeUnit.SECONDS), pattern + ": " + rank.all());
                 Map<String, Object> res = rank.result();
                 long received = num(res, "bytes_received");
                 long sent = num(res, "bytes_sent");
@@ -146,6 +199,34 @@ class FabricWorkerRdmaTest {
                     assertEquals(2L * 3 * 4096, sent, pattern + " rank " + r);
                 }
                 assertNull(res.get("wrong"), "no check for " + pattern);
+                assertTrue(delta(res, "hw_counters/rcvd_pkts") > 0, rank.all());
+            }
+        }
+        assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
+    }
+
+    /** The two halves of the ring and bisection (rank 2 idle: N = 3 is odd), ranks on threads of this JVM. */
+    @Test
+    void allgatherReducescatterAndBisection() throws Exception {
+        for (String pattern : List.of("allgather", "reducescatter", "bisection")) {
+            int port = PerftestPeers.freshPort();
+            List<InProcess> ranks = new ArrayList<>();
+            for (int r = 0; r < RANKS; r++) {
+                ranks.add(InProcess.start(options(pattern, r, port, 12288, 3)));
+            }
+            for (int r = 0; r < RANKS; r++) {
+                InProcess rank = ranks.get(r);
+                assertEquals(0, rank.exit().get(120, TimeUnit.SECONDS), pattern + ": " + rank.all());
+                Map<String, Object> res = rank.result();
+                if (pattern.equals("bisection")) {
+                    assertEquals(r == 2 ? "idle" : "member", res.get("role"));
+                    assertEquals(r == 2 ? 0L : 3L * 12288, num(res, "bytes_received"), pattern + " rank " + r);
+                    assertNull(res.get("wrong"));
+                } else {
+                    assertEquals(0, num(res, "wrong"), pattern + " rank " + r + ": " + rank.all());
+                    assertEquals(2, num(res, "steps"));
+                    assertEquals(3L * 2 * 12288 / 3, num(res, "bytes_sent"), pattern + " rank " + r);
+                }
             }
         }
         assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
@@ -153,26 +234,32 @@ class FabricWorkerRdmaTest {
 
     @Test
     void aRankKilledMidRunEndsTheOthersNamingIt() throws Exception {
-        List<Rank> ranks = start(PerftestPeers.freshPort(), "--pattern", "allreduce", "-s", "12288", "--iters",
-                "1000000", "--warmup", "0");
+        // Ranks 0 and 1 on threads here, rank 2 a process of its own: the one that is SIGKILLed.
+        int port = PerftestPeers.freshPort();
+        List<InProcess> survivors = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            survivors.add(InProcess.start(options("allreduce", r, port, 12288, 1_000_000)));
+        }
+        Rank victim = start(2, port, "--pattern", "allreduce", "-s", "12288", "--iters", "1000000", "--warmup", "0")
+                .getFirst();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (!Files.readString(ranks.get(2).err()).contains(": go")) {
-            if (System.nanoTime() > deadline || !ranks.get(2).process().isAlive()) {
-                for (Rank k : ranks) {
-                    k.process().destroyForcibly();
-                }
-                fail("rank 2 never started its iterations:\n" + ranks.get(2).all());
+        while (!Files.readString(victim.err()).contains(": go")) {
+            if (System.nanoTime() > deadline || !victim.process().isAlive()) {
+                victim.process().destroyForcibly();
+                fail("rank 2 never started its iterations:\n" + victim.all() + survivors.get(0).all());
             }
             Thread.sleep(200);
         }
         Thread.sleep(1000);
-        ranks.get(2).process().destroyForcibly(); // SIGKILL
+        victim.process().destroyForcibly(); // SIGKILL
         long t0 = System.nanoTime();
-        awaitAll(ranks.subList(0, 2), STEP_TIMEOUT_S + MARGIN_S);
+        for (int r = 0; r < 2; r++) {
+            InProcess rank = survivors.get(r);
+            assertEquals(2, rank.exit().get(STEP_TIMEOUT_S + MARGIN_S, TimeUnit.SECONDS), rank.all());
+        }
         double seconds = (System.nanoTime() - t0) / 1e9;
         for (int r = 0; r < 2; r++) {
-            Rank rank = ranks.get(r);
-            assertEquals(2, rank.process().exitValue(), rank.all());
+            InProcess rank = survivors.get(r);
             String error = (String) rank.result().get("error");
             assertNotNull(error, rank.all());
             assertTrue(error.contains("rank 2"), "names rank 2: " + error);
