@@ -4,7 +4,9 @@
 # rxe-host1), alltoall, bisection (rxe-host3 idle), allgather, reducescatter, allreduce. Each must end within its
 # bounds with its table and a verdict: exit 0, or 1 when the only flags are loss (the emulated segment drops
 # packets and RC retransmits; --expect none flags that). CI runs only CrossHostFabricRdmaTest (scripts/test.sh,
-# matrix stage). Function, never speed. Needs a build first (mvn -B -o package -DskipTests).
+# matrix stage). Then, in one VM, the worker's own test in its full form (FabricWorkerRdmaTest -Dfabric.full=true:
+# the all-reduce's three ranks as three processes; CI runs them on threads). Function, never speed. Needs a build
+# first (mvn -B -o install -DskipTests).
 #
 # usage: scripts/fabric-vms.sh [--timeout SEC]   (default 1500 s in all, boots included)
 set -euo pipefail
@@ -54,4 +56,8 @@ done
 [ $failed -eq 0 ] && echo "fabric-vms: passed" || echo "fabric-vms: FAILED"
 exit $failed
 '
-exec "$SCRIPT_DIR/rxe-vms.sh" --vms 3 --timeout "$timeout_s" -- bash -c "$inner"
+rc=0
+"$SCRIPT_DIR/rxe-vms.sh" --vms 3 --timeout "$timeout_s" -- bash -c "$inner" || rc=$?
+"$SCRIPT_DIR/rdma-env.sh" --timeout 900 -- mvn -B -ntp -o surefire:test -pl perftest-java -Dtest=FabricWorkerRdmaTest \
+	-Dfabric.full=true -Drdma.groups=rdma -Drdma.excludedGroups= || rc=1
+exit $rc

@@ -153,29 +153,52 @@ class FabricWorkerRdmaTest {
         return ((Number) v).longValue();
     }
 
+    /**
+     * The all-reduce on three ranks. CI's short form runs them on threads of this JVM (three JVM starts cost about
+     * two minutes of the emulated CPU; CrossHostFabricRdmaTest runs the ranks as processes on three VMs); the full
+     * form ({@code -Dfabric.full=true}, scripts/fabric-vms.sh) as three processes here.
+     */
     @Test
-    void allreduceAcrossThreeProcesses() throws Exception {
-        List<Rank> ranks = start(PerftestPeers.freshPort(), "--pattern", "allreduce", "-s", "12288",
-                "--iters", "3", "--warmup", "1");
-        awaitAll(ranks, 240);
+    void allreduceOnThreeRanks() throws Exception {
+        boolean processes = Boolean.getBoolean("fabric.full");
+        int port = PerftestPeers.freshPort();
+        List<Rank> procs = processes ? start(port, "--pattern", "allreduce", "-s", "12288", "--iters", "3",
+                "--warmup", "1") : List.of();
+        List<InProcess> threads = new ArrayList<>();
+        if (processes) {
+            awaitAll(procs, 240);
+        } else {
+            for (int r = 0; r < RANKS; r++) {
+                threads.add(InProcess.start(options("allreduce", r, port, 12288, 3)));
+            }
+        }
         for (int r = 0; r < RANKS; r++) {
-            Rank rank = ranks.get(r);
-            assertEquals(0, rank.process().exitValue(), rank.all());
-            Map<String, Object> res = rank.result();
-            System.out.println(rank.stdout().strip());
+            Map<String, Object> res;
+            String all;
+            if (processes) {
+                Rank rank = procs.get(r);
+                all = rank.all();
+                assertEquals(0, rank.process().exitValue(), all);
+                res = rank.result();
+            } else {
+                InProcess rank = threads.get(r);
+                assertEquals(0, rank.exit().get(120, TimeUnit.SECONDS), rank.all());
+                all = rank.all();
+                res = rank.result();
+            }
             assertEquals(r, num(res, "rank"));
-            assertNull(res.get("error"), rank.all());
-            assertEquals(0, num(res, "wrong"), rank.all());
+            assertNull(res.get("error"), all);
+            assertEquals(0, num(res, "wrong"), all);
             assertEquals(4, num(res, "steps"));
             assertEquals(3L * 4 * 12288 / 3, num(res, "bytes_sent"), "3 iterations x 4 steps x one chunk");
-            assertTrue(delta(res, "hw_counters/rcvd_pkts") > 0, rank.all());
-            assertTrue(delta(res, "hw_counters/sent_pkts") > 0, rank.all());
+            assertTrue(delta(res, "hw_counters/rcvd_pkts") > 0, all);
+            assertTrue(delta(res, "hw_counters/sent_pkts") > 0, all);
             System.out.println("rank " + r + " time_us " + res.get("time_us"));
         }
         assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
     }
 
-    /** Incast and all-to-all with the three ranks on threads of this JVM (the process path is the all-reduce's). */
+    /** Incast and all-to-all with the three ranks on threads of this JVM (the process path: the all-reduce's full form). */
     @Test
     void incastAndAlltoall() throws Exception {
         for (String pattern : List.of("incast", "alltoall")) {
