@@ -78,15 +78,7 @@ public final class OpenDevice implements AutoCloseable {
         Context ctx = Context.open(name);
         try {
             DeviceAttributes device = ctx.queryDevice();
-            if (ibPort < 1 || ibPort > device.physicalPortCount()) {
-                throw new IllegalArgumentException("device " + name + " has port(s) 1.." + device.physicalPortCount()
-                        + ", not " + ibPort);
-            }
-            PortAttributes port = ctx.queryPort(ibPort);
-            if (port.state() != PortState.ACTIVE) {
-                throw new IllegalStateException("port " + ibPort + " of " + name + " is " + port.state()
-                        + ", not ACTIVE");
-            }
+            PortAttributes port = activePort(ctx, device, name, ibPort);
             int pkeyIndex = (Integer) p.value(Flag.PKEY_INDEX);
             DeviceRules.pkeyIndex(pkeyIndex, port.pkeyTableLength(), name, ibPort, () -> ctx.queryPkey(ibPort, pkeyIndex));
             DeviceRules.linkFlags(ParameterRules.forcedLink((String) p.value(Flag.FORCE_LINK)),
@@ -102,6 +94,20 @@ public final class OpenDevice implements AutoCloseable {
             ctx.close();
             throw e;
         }
+    }
+
+    /** The port, which the device must have and which must be ACTIVE (the tools' check and the fabric worker's). */
+    private static PortAttributes activePort(Context ctx, DeviceAttributes device, String name, int ibPort) {
+        if (ibPort < 1 || ibPort > device.physicalPortCount()) {
+            throw new IllegalArgumentException("device " + name + " has port(s) 1.." + device.physicalPortCount()
+                    + ", not " + ibPort);
+        }
+        PortAttributes port = ctx.queryPort(ibPort);
+        if (port.state() != PortState.ACTIVE) {
+            throw new IllegalStateException("port " + ibPort + " of " + name + " is " + port.state()
+                    + ", not ACTIVE");
+        }
+        return port;
     }
 
     /** The link layer as DeviceRules names it: "Ethernet", "IB" or "unspecified". */
@@ -123,15 +129,7 @@ public final class OpenDevice implements AutoCloseable {
         Context ctx = Context.open(name);
         try {
             DeviceAttributes device = ctx.queryDevice();
-            if (ibPort < 1 || ibPort > device.physicalPortCount()) {
-                throw new IllegalArgumentException("device " + name + " has port(s) 1.." + device.physicalPortCount()
-                        + ", not " + ibPort);
-            }
-            PortAttributes port = ctx.queryPort(ibPort);
-            if (port.state() != PortState.ACTIVE) {
-                throw new IllegalStateException("port " + ibPort + " of " + name + " is " + port.state()
-                        + ", not ACTIVE");
-            }
+            PortAttributes port = activePort(ctx, device, name, ibPort);
             int index = gidIndex(name, ibPort, gidIndex, false, ctx, port);
             GidEntry gid = index < 0 ? null : ctx.queryGid(ibPort, index);
             return new OpenDevice(name, ibPort, ctx, device, port, index, gid);
