@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,8 +36,6 @@ class CrossHostFabricRdmaTest {
 
     @Test
     void allreduceAcrossThreeHostsSumsRightWithBusbwAsDefined() throws Exception {
-        Assumptions.assumeTrue(Main.commandLine().getSubcommands().containsKey("fabric-worker"),
-                "this build has no fabric-worker (the worker half of issue 28)");
         MatrixOnVms vms = new MatrixOnVms(dir);
         Path json = dir.resolve("allreduce.json");
         List<String> args = new ArrayList<>(List.of("fabric", "allreduce", "--hosts", String.join(",", vms.hosts),
