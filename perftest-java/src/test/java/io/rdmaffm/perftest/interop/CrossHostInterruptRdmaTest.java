@@ -24,9 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 class CrossHostInterruptRdmaTest {
     /**
      * A perftest-java end as the matrix starts it: the host's worker (the default), or the tool itself with
-     * {@code --launch per-test}; the brackets keep pgrep from matching the shell that runs it.
+     * {@code --launch per-test}, by the launchers' entry point (cli.EarlyListen since the start-up work; cli.Main
+     * where a JVM is started by hand); the brackets keep pgrep from matching the shell that runs it.
      */
-    private static final String TOOL_PATTERN = "[c]li.Main (ib_write_bw|matrix-worker)";
+    private static final String TOOL_PATTERN = "[c]li.(EarlyListen|Main) (ib_write_bw|matrix-worker)";
     /** Ctrl-C to every end gone: the driver's kills are bounded by its --connect-timeout (5 s) twice over. */
     private static final long STOP_BOUND_S = 30;
 
