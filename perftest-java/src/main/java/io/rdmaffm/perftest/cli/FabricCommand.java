@@ -31,9 +31,7 @@ import picocli.CommandLine.Parameters;
 import java.io.Console;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -245,8 +243,8 @@ public final class FabricCommand implements Callable<Integer> {
             default -> throw new MatrixInputException("--launcher must be ssh or srun, got '" + launcher + "'");
         };
         o.toolPath = toolPath;
-        o.listenTimeout = seconds(listenTimeout, o.listenTimeout, "--listen-timeout");
-        o.testTimeout = seconds(testTimeout, o.testTimeout, "--test-timeout");
+        o.listenTimeout = ClusterArguments.seconds(listenTimeout, o.listenTimeout, "--listen-timeout");
+        o.testTimeout = ClusterArguments.seconds(testTimeout, o.testTimeout, "--test-timeout");
         o.connectTimeoutSeconds = connectTimeout == null ? o.connectTimeoutSeconds : connectTimeout;
         o.maxConnections = maxConnections == null ? o.maxConnections : maxConnections;
         if (size != null) {
@@ -271,31 +269,10 @@ public final class FabricCommand implements Callable<Integer> {
         f.priority = priority;
         f.minPercent = minPercent == null ? Double.NaN : minPercent;
         f.port = port == null ? f.port : port;
-        writable(json, "--json");
-        writable(csv, "--csv");
+        ClusterArguments.writable(json, "--json");
+        ClusterArguments.writable(csv, "--csv");
         f.json = json;
         f.csv = csv;
         return f.build();
-    }
-
-    private static Duration seconds(Double value, Duration dflt, String option) {
-        if (value == null) {
-            return dflt;
-        }
-        if (!(value > 0) || value.isInfinite()) {
-            throw new MatrixInputException(option + " must be a positive number of seconds, got " + value);
-        }
-        return Duration.ofMillis(Math.max(1, Math.round(value * 1000)));
-    }
-
-    private static void writable(Path file, String option) {
-        if (file == null) {
-            return;
-        }
-        Path dir = file.toAbsolutePath().getParent();
-        if (Files.isDirectory(file) || dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)) {
-            throw new MatrixInputException(option + " " + file + ": " + (Files.isDirectory(file) ? "is a directory"
-                    : "its directory does not exist or is not writable"));
-        }
     }
 }

@@ -25,9 +25,7 @@ import picocli.CommandLine.Parameters;
 
 import java.io.Console;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -280,40 +278,18 @@ public final class MatrixCommand implements Callable<Integer> {
         o.toolArgs = List.copyOf(toolArgs);
         o.toolPath = toolPath;
         o.basePort = basePort == null ? o.basePort : basePort;
-        o.perTest = seconds(perTest, o.perTest, "--per-test");
-        o.listenTimeout = seconds(listenTimeout, o.listenTimeout, "--listen-timeout");
-        o.testTimeout = seconds(testTimeout, o.testTimeout, "--test-timeout");
+        o.perTest = ClusterArguments.seconds(perTest, o.perTest, "--per-test");
+        o.listenTimeout = ClusterArguments.seconds(listenTimeout, o.listenTimeout, "--listen-timeout");
+        o.testTimeout = ClusterArguments.seconds(testTimeout, o.testTimeout, "--test-timeout");
         o.connectTimeoutSeconds = connectTimeout == null ? o.connectTimeoutSeconds : connectTimeout;
         o.maxConnections = maxConnections == null ? o.maxConnections : maxConnections;
         o.bwFractionOfBest = bwPercentOfBest == null ? o.bwFractionOfBest : bwPercentOfBest / 100;
         o.latFactorOfBest = latFactor == null ? o.latFactorOfBest : latFactor;
         o.minPercentOfLink = minPercentOfLink == null ? Double.NaN : minPercentOfLink;
         o.retest = !noRetest;
-        writable(json, "--json");
-        writable(csv, "--csv");
-        writable(promFile, "--prom-file");
+        ClusterArguments.writable(json, "--json");
+        ClusterArguments.writable(csv, "--csv");
+        ClusterArguments.writable(promFile, "--prom-file");
         return o.build();
-    }
-
-    private static Duration seconds(Double value, Duration dflt, String option) {
-        if (value == null) {
-            return dflt;
-        }
-        if (!(value > 0) || value.isInfinite()) {
-            throw new MatrixInputException(option + " must be a positive number of seconds, got " + value);
-        }
-        return Duration.ofMillis(Math.max(1, Math.round(value * 1000)));
-    }
-
-    /** An output file must be creatable before anything runs: a matrix's results are not lost at its end. */
-    private static void writable(Path file, String option) {
-        if (file == null) {
-            return;
-        }
-        Path dir = file.toAbsolutePath().getParent();
-        if (Files.isDirectory(file) || dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)) {
-            throw new MatrixInputException(option + " " + file + ": " + (Files.isDirectory(file) ? "is a directory"
-                    : "its directory does not exist or is not writable"));
-        }
     }
 }
