@@ -54,8 +54,31 @@ import java.util.stream.Stream;
                 "Exit status: 0 all good, 1 something flagged, 2 something failed or bad input."})
 public final class FabricCommand implements Callable<Integer> {
 
-    @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** Picocli's model of this command; the options shared with matrix take their text from this command. */
+    @CommandLine.Spec
+    void spec(CommandLine.Model.CommandSpec spec) {
+        this.spec = spec;
+        spec.resourceBundle(WORDING);
+    }
+
+    /** This command's text for the options it shares with matrix ({@link HostOptions}, {@link OutputFiles}). */
+    private static final OptionWording WORDING = new OptionWording(
+            "hosts", "The hosts, in ring order (bare names: ports and users belong in ~/.ssh/config); Slurm/pdsh"
+                    + " ranges too: 'node[01-16,20]'.",
+            "hostfile", "One host (or range) per line; '#' comments.",
+            "slurm", "The hosts of the Slurm allocation (SLURM_JOB_NODELIST).",
+            "device", "The same RDMA devices on every host, rail i = device i (each rail its own group). Default:"
+                    + " each host's devices with an ACTIVE port 1, from its own rdma-perftest doctor.",
+            "launcher", "How the workers are started. Default: ssh (BatchMode, no prompts).",
+            "tool-path", "rdma-perftest on the hosts (default: on PATH).",
+            "listen-timeout", "How long every worker may take to join (and a host to answer before the run)."
+                    + " Default: 30.",
+            "test-timeout", "How long the pattern, and each of its steps, may take once all joined. Default: 120.",
+            "max-connections", "Launcher processes alive at once (one per rank: all ranks run at once). Default: 64.",
+            "json", "Write every figure with its provenance and every rank's result here.",
+            "csv", "Write one row per rank here.");
 
     /** Creates the command; picocli fills in the options. */
     public FabricCommand() {
@@ -65,27 +88,8 @@ public final class FabricCommand implements Callable<Integer> {
             + " reducescatter or bisection.")
     String pattern;
 
-    @Option(names = "--hosts", paramLabel = "H1,H2,...", description = "The hosts, in ring order (bare names:"
-            + " ports and users belong in ~/.ssh/config); Slurm/pdsh ranges too: 'node[01-16,20]'.")
-    String hosts;
-
-    @Option(names = "--hostfile", paramLabel = "FILE", description = "One host (or range) per line; '#' comments.")
-    Path hostfile;
-
-    @Option(names = "--slurm", description = "The hosts of the Slurm allocation (SLURM_JOB_NODELIST).")
-    boolean slurm;
-
-    @Option(names = "--device", paramLabel = "DEV,...", description = "The same RDMA devices on every host, rail i ="
-            + " device i (each rail its own group). Default: each host's devices with an ACTIVE port 1, from its"
-            + " own rdma-perftest doctor.")
-    String device;
-
-    @Option(names = "--launcher", paramLabel = "ssh|srun", description = "How the workers are started. Default: ssh"
-            + " (BatchMode, no prompts).")
-    String launcher;
-
-    @Option(names = "--tool-path", paramLabel = "PATH", description = "rdma-perftest on the hosts (default: on PATH).")
-    String toolPath;
+    @CommandLine.Mixin
+    HostOptions hostOptions;
 
     @Option(names = "-s", paramLabel = "BYTES", description = "allreduce, allgather, reducescatter: the whole"
             + " float32 array (a multiple of 4 x hosts); incast, alltoall, bisection: bytes per peer. K and M"
@@ -124,27 +128,8 @@ public final class FabricCommand implements Callable<Integer> {
             + " i: PORT + i). Default: 18515.")
     Integer port;
 
-    @Option(names = "--listen-timeout", paramLabel = "SEC", description = "How long every worker may take to join"
-            + " (and a host to answer before the run). Default: 30.")
-    Double listenTimeout;
-
-    @Option(names = "--test-timeout", paramLabel = "SEC", description = "How long the pattern, and each of its"
-            + " steps, may take once all joined. Default: 120.")
-    Double testTimeout;
-
-    @Option(names = "--connect-timeout", paramLabel = "SEC", description = "ssh's ConnectTimeout. Default: 10.")
-    Integer connectTimeout;
-
-    @Option(names = "--max-connections", paramLabel = "N", description = "Launcher processes alive at once (one per"
-            + " rank: all ranks run at once). Default: 64.")
-    Integer maxConnections;
-
-    @Option(names = "--json", paramLabel = "FILE", description = "Write every figure with its provenance and every"
-            + " rank's result here.")
-    Path json;
-
-    @Option(names = "--csv", paramLabel = "FILE", description = "Write one row per rank here.")
-    Path csv;
+    @CommandLine.Mixin
+    OutputFiles outputFiles;
 
     /** The environment (SLURM_JOB_NODELIST); replaced by tests. */
     Map<String, String> env = System.getenv();
@@ -186,6 +171,8 @@ public final class FabricCommand implements Callable<Integer> {
         } : Progress.none();
         List<RankResult> ranks = new FabricRun(plan, launch, runner, progress).run();
         FabricOutcome outcome = FabricVerdicts.judge(plan, ranks);
+        Path json = outputFiles.json;
+        Path csv = outputFiles.csv;
         if (json != null) {
             AtomicFiles.write(json, FabricJson.write(outcome));
         }
@@ -232,21 +219,7 @@ public final class FabricCommand implements Callable<Integer> {
             throw new MatrixInputException("unknown pattern '" + io.rdmaffm.perftest.cluster.Names.printable(pattern)
                     + "' (one of " + Pattern.names() + ")");
         }
-        o.hosts = hosts;
-        o.hostfile = hostfile;
-        o.slurm = slurm;
-        o.slurmNodelist = env.get("SLURM_JOB_NODELIST");
-        o.devices = device == null ? List.of() : List.of(device.split(",", -1));
-        o.launcher = launcher == null ? o.launcher : switch (launcher) {
-            case "ssh" -> MatrixRequest.LauncherKind.SSH;
-            case "srun" -> MatrixRequest.LauncherKind.SRUN;
-            default -> throw new MatrixInputException("--launcher must be ssh or srun, got '" + launcher + "'");
-        };
-        o.toolPath = toolPath;
-        o.listenTimeout = ClusterArguments.seconds(listenTimeout, o.listenTimeout, "--listen-timeout");
-        o.testTimeout = ClusterArguments.seconds(testTimeout, o.testTimeout, "--test-timeout");
-        o.connectTimeoutSeconds = connectTimeout == null ? o.connectTimeoutSeconds : connectTimeout;
-        o.maxConnections = maxConnections == null ? o.maxConnections : maxConnections;
+        hostOptions.applyTo(o, env);
         if (size != null) {
             try {
                 f.bytes = ParameterRules.parseSize(size);
@@ -269,10 +242,9 @@ public final class FabricCommand implements Callable<Integer> {
         f.priority = priority;
         f.minPercent = minPercent == null ? Double.NaN : minPercent;
         f.port = port == null ? f.port : port;
-        ClusterArguments.writable(json, "--json");
-        ClusterArguments.writable(csv, "--csv");
-        f.json = json;
-        f.csv = csv;
+        outputFiles.check();
+        f.json = outputFiles.json;
+        f.csv = outputFiles.csv;
         return f.build();
     }
 }

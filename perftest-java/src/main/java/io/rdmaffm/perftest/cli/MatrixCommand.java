@@ -48,38 +48,47 @@ import java.util.stream.Stream;
                 "Exit status: 0 all pairs good, 1 a pair flagged, 2 a pair failed or bad input."})
 public final class MatrixCommand implements Callable<Integer> {
 
-    @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** Picocli's model of this command; the options shared with fabric take their text from this command. */
+    @CommandLine.Spec
+    void spec(CommandLine.Model.CommandSpec spec) {
+        this.spec = spec;
+        spec.resourceBundle(WORDING);
+    }
+
+    /** This command's text for the options it shares with fabric ({@link HostOptions}, {@link OutputFiles}). */
+    private static final OptionWording WORDING = new OptionWording(
+            "hosts", "The hosts (bare names: ports and users belong in ~/.ssh/config); Slurm/pdsh ranges too:"
+                    + " 'node[01-16,20]'.",
+            "hostfile", "One host (or range, node[01-16]) per line; '#' comments; what follows the name (MPI's"
+                    + " slots=8) is ignored.",
+            "slurm", "The hosts of the Slurm allocation (SLURM_JOB_NODELIST, expanded with scontrol show"
+                    + " hostnames).",
+            "device", "The same RDMA devices on every host, rail i = device i. Default: each host's devices with an"
+                    + " ACTIVE port 1, from its own rdma-perftest doctor.",
+            "launcher", "How the ends are started. Default: ssh (BatchMode, no prompts); srun inside an allocation.",
+            "tool-path", "rdma-perftest on the hosts (default: on PATH), or with --peer c the directory of the C"
+                    + " binaries.",
+            "listen-timeout", "How long a server may take to listen (and a host to answer before the run)."
+                    + " Default: 30.",
+            "test-timeout", "How long one tool run may take before the pair counts as stalled. Default: 120.",
+            "max-connections", "Launcher processes alive at once (two per rail test). Default: 64.",
+            "json", "Write every pair's full result and the hosts' devices here.",
+            "csv", "Write one row per rail test here.");
 
     /** Creates the command; picocli fills in the options. */
     public MatrixCommand() {
     }
 
-    @Option(names = "--hosts", paramLabel = "H1,H2,...", description = "The hosts (bare names: ports and users"
-            + " belong in ~/.ssh/config); Slurm/pdsh ranges too: 'node[01-16,20]'.")
-    String hosts;
-
-    @Option(names = "--hostfile", paramLabel = "FILE", description = "One host (or range, node[01-16]) per"
-            + " line; '#' comments; what follows the name (MPI's slots=8) is ignored.")
-    Path hostfile;
-
-    @Option(names = "--slurm", description = "The hosts of the Slurm allocation (SLURM_JOB_NODELIST, expanded with"
-            + " scontrol show hostnames).")
-    boolean slurm;
-
-    @Option(names = "--device", paramLabel = "DEV,...", description = "The same RDMA devices on every host, rail i ="
-            + " device i. Default: each host's devices with an ACTIVE port 1, from its own rdma-perftest doctor.")
-    String device;
+    @CommandLine.Mixin
+    HostOptions hostOptions;
 
     @Option(names = "--quick", description = "One round in which every host is tested once (two for an odd count).")
     boolean quick;
 
     @Option(names = "--pairs", paramLabel = "FILE", description = "Test these pairs only: 'server client' per line.")
     Path pairs;
-
-    @Option(names = "--launcher", paramLabel = "ssh|srun", description = "How the ends are started. Default: ssh"
-            + " (BatchMode, no prompts); srun inside an allocation.")
-    String launcher;
 
     @Option(names = "--launch", paramLabel = "worker|per-test", description = "worker (default): one rdma-perftest"
             + " per host and rail for the whole run, taking its tests over the launcher's session; per-test: one"
@@ -94,10 +103,6 @@ public final class MatrixCommand implements Callable<Integer> {
             + " Default: ib_write_bw,ib_write_lat.")
     String tools;
 
-    @Option(names = "--tool-path", paramLabel = "PATH", description = "rdma-perftest on the hosts (default: on"
-            + " PATH), or with --peer c the directory of the C binaries.")
-    String toolPath;
-
     @Option(names = "--base-port", paramLabel = "PORT", description = "First TCP port of the tools' exchange (two"
             + " blocks of one port per rail are used). Default: 18515.")
     Integer basePort;
@@ -105,21 +110,6 @@ public final class MatrixCommand implements Callable<Integer> {
     @Option(names = "--per-test", paramLabel = "SEC", description = "How long one rail's tools take, for the"
             + " estimate printed up front. Default: 12.")
     Double perTest;
-
-    @Option(names = "--listen-timeout", paramLabel = "SEC", description = "How long a server may take to listen"
-            + " (and a host to answer before the run). Default: 30.")
-    Double listenTimeout;
-
-    @Option(names = "--test-timeout", paramLabel = "SEC", description = "How long one tool run may take before the"
-            + " pair counts as stalled. Default: 120.")
-    Double testTimeout;
-
-    @Option(names = "--connect-timeout", paramLabel = "SEC", description = "ssh's ConnectTimeout. Default: 10.")
-    Integer connectTimeout;
-
-    @Option(names = "--max-connections", paramLabel = "N", description = "Launcher processes alive at once (two per"
-            + " rail test). Default: 64.")
-    Integer maxConnections;
 
     @Option(names = "--bw-percent-of-best", paramLabel = "P", description = "Flag a bandwidth below P%% of the best"
             + " pair's; 0 switches the rule off. Default: 93.")
@@ -136,12 +126,8 @@ public final class MatrixCommand implements Callable<Integer> {
     @Option(names = "--no-retest", description = "Do not retest flagged and failed pairs.")
     boolean noRetest;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write every pair's full result and the hosts'"
-            + " devices here.")
-    Path json;
-
-    @Option(names = "--csv", paramLabel = "FILE", description = "Write one row per rail test here.")
-    Path csv;
+    @CommandLine.Mixin
+    OutputFiles outputFiles;
 
     /** What goes to standard output; with prometheus or nhc the report for people goes to standard error. */
     public enum Format { human, prometheus, nhc }
@@ -199,14 +185,16 @@ public final class MatrixCommand implements Callable<Integer> {
             err.println(line);
             err.flush();
         } : Progress.none();
-        MatrixOutcome outcome = new MatrixRun(plan, launch, runner, new FileSink(json, csv), progress).run();
+        MatrixOutcome outcome = new MatrixRun(plan, launch, runner,
+                new FileSink(outputFiles.json, outputFiles.csv), progress).run();
         out.print(MatrixReport.text(outcome));
         String prom = format == Format.prometheus || promFile != null
                 ? MatrixPrometheus.render(outcome, System.currentTimeMillis() / 1000) : null;
         if (promFile != null) {
             AtomicFiles.write(promFile, prom);
         }
-        List<String> written = Stream.of(json, csv, promFile).filter(Objects::nonNull).map(Path::toString).toList();
+        List<String> written = Stream.of(outputFiles.json, outputFiles.csv, promFile).filter(Objects::nonNull)
+                .map(Path::toString).toList();
         if (!written.isEmpty()) {
             out.println("written: " + String.join(", ", written));
         }
@@ -250,18 +238,9 @@ public final class MatrixCommand implements Callable<Integer> {
         if (quick && pairs != null) {
             throw new MatrixInputException("give only one of --quick and --pairs");
         }
-        o.hosts = hosts;
-        o.hostfile = hostfile;
-        o.slurm = slurm;
-        o.slurmNodelist = env.get("SLURM_JOB_NODELIST");
-        o.devices = device == null ? List.of() : List.of(device.split(",", -1));
+        hostOptions.applyTo(o, env);
         o.mode = quick ? MatrixRequest.Mode.QUICK : pairs != null ? MatrixRequest.Mode.PAIRS : MatrixRequest.Mode.ALL;
         o.pairsFile = pairs;
-        o.launcher = launcher == null ? o.launcher : switch (launcher) {
-            case "ssh" -> MatrixRequest.LauncherKind.SSH;
-            case "srun" -> MatrixRequest.LauncherKind.SRUN;
-            default -> throw new MatrixInputException("--launcher must be ssh or srun, got '" + launcher + "'");
-        };
         o.launch = launch == null ? o.launch : switch (launch) {
             case "worker" -> MatrixRequest.Launch.WORKER;
             case "per-test" -> MatrixRequest.Launch.PER_TEST;
@@ -276,19 +255,13 @@ public final class MatrixCommand implements Callable<Integer> {
             o.tools = List.of(tools.split(",", -1)).stream().map(String::strip).toList();
         }
         o.toolArgs = List.copyOf(toolArgs);
-        o.toolPath = toolPath;
         o.basePort = basePort == null ? o.basePort : basePort;
         o.perTest = ClusterArguments.seconds(perTest, o.perTest, "--per-test");
-        o.listenTimeout = ClusterArguments.seconds(listenTimeout, o.listenTimeout, "--listen-timeout");
-        o.testTimeout = ClusterArguments.seconds(testTimeout, o.testTimeout, "--test-timeout");
-        o.connectTimeoutSeconds = connectTimeout == null ? o.connectTimeoutSeconds : connectTimeout;
-        o.maxConnections = maxConnections == null ? o.maxConnections : maxConnections;
         o.bwFractionOfBest = bwPercentOfBest == null ? o.bwFractionOfBest : bwPercentOfBest / 100;
         o.latFactorOfBest = latFactor == null ? o.latFactorOfBest : latFactor;
         o.minPercentOfLink = minPercentOfLink == null ? Double.NaN : minPercentOfLink;
         o.retest = !noRetest;
-        ClusterArguments.writable(json, "--json");
-        ClusterArguments.writable(csv, "--csv");
+        outputFiles.check();
         ClusterArguments.writable(promFile, "--prom-file");
         return o.build();
     }
