@@ -1,7 +1,6 @@
 package io.rdmaffm.perftest.engine.memory;
 
 import io.rdmaffm.perftest.params.InvalidParameterException;
-import io.rdmaffm.verbs.MemoryRegion;
 import io.rdmaffm.verbs.ProtectionDomain;
 import io.rdmaffm.verbs.VerbsException;
 
@@ -15,19 +14,13 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Host memory the run maps itself instead of allocating it: a file ({@code --mmap FILE}, shared and read-write
- * from {@code --mmap-offset}, as perftest maps it) or huge pages ({@code --use_hugepages}). The view is the
- * buffer; closing deregisters, then unmaps.
+ * from {@code --mmap-offset}, as perftest maps it) or huge pages ({@code --use_hugepages}). What it maps is a
+ * {@link HostRunBuffer} like any host memory (the view is the buffer); closing deregisters, then unmaps.
  */
-final class MappedRunBuffer implements RunBuffer {
+final class MappedRunBuffer {
     private static final Path MEMINFO = Path.of("/proc/meminfo");
 
-    private final MemoryRegion region;
-    /** The file mapping's arena; null for huge pages (the region owns and unmaps those). */
-    private final Arena arena;
-
-    private MappedRunBuffer(MemoryRegion region, Arena arena) {
-        this.region = region;
-        this.arena = arena;
+    private MappedRunBuffer() {
     }
 
     /**
@@ -55,7 +48,7 @@ final class MappedRunBuffer implements RunBuffer {
         Arena arena = Arena.ofShared();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             MemorySegment seg = ch.map(FileChannel.MapMode.READ_WRITE, offset, bytes, arena);
-            return new MappedRunBuffer(pd.registerMemory(seg, access), arena);
+            return new HostRunBuffer(pd.registerMemory(seg, access), arena);
         } catch (IOException e) {
             arena.close();
             throw new InvalidParameterException("Unable to mmap '" + file + "' (--mmap): " + reason(e));
@@ -79,7 +72,8 @@ final class MappedRunBuffer implements RunBuffer {
                     + "Hugepagesize in " + MEMINFO + ")");
         }
         try {
-            return new MappedRunBuffer(pd.allocateHugePageRegion(bytes, pageBytes, access), null);
+            // The region owns the huge pages and unmaps them.
+            return new HostRunBuffer(pd.allocateHugePageRegion(bytes, pageBytes, access));
         } catch (VerbsException e) {
             if (!"mmap".equals(e.verb())) {
                 throw e;
@@ -125,36 +119,5 @@ final class MappedRunBuffer implements RunBuffer {
         return e instanceof java.nio.file.NoSuchFileException ? "No such file or directory"
                 : e instanceof java.nio.file.AccessDeniedException ? "Permission denied"
                 : String.valueOf(e.getMessage());
-    }
-
-    @Override
-    public MemoryRegion region() {
-        return region;
-    }
-
-    @Override
-    public MemorySegment hostView() {
-        return region.segment();
-    }
-
-    @Override
-    public void pushToDevice() {
-        // the view is the buffer
-    }
-
-    @Override
-    public void pullFromDevice() {
-        // the view is the buffer
-    }
-
-    @Override
-    public void close() {
-        try {
-            region.close();
-        } finally {
-            if (arena != null) {
-                arena.close();
-            }
-        }
     }
 }
