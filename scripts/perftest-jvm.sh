@@ -32,8 +32,12 @@ PERFTEST_AOT_CREATE=(-XX:-AOTClassLinking)
 # module graph afresh at every start (the JDK's archived boot layer serves the class path only), which took
 # ~2.7 s of the emulated CPU's start-up in the Soft-RoCE VM. The module boundaries are checked when the modules
 # are built and in their tests.
+# jdk.includeInExceptions as a system property, with the value of the runtime's java.security (JDK 25's default):
+# the server's bind initialises InetAddress, whose jdk.internal.util.Exceptions reads this property; given as a
+# system property it is found without loading the security properties file (72 KB, parsed by the interpreter
+# before the listen: 60 classes and ~18 million instructions of the start to the listen, docs/startup.md).
 # shellcheck disable=SC2034
-PERFTEST_JVM_OPTS=(--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xss8m
+PERFTEST_JVM_OPTS=(--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xss8m -Djdk.includeInExceptions=hostInfoExclSocket
 	-XX:PerMethodTrapLimit=0 -XX:PerBytecodeTrapLimit=0 -XX:CompileCommand=quiet
 	'-XX:CompileCommand=CompileThresholdScaling,io.rdmaffm.perftest.engine.*::*,0.02'
 	'-XX:CompileCommand=CompileThresholdScaling,io.rdmaffm.verbs.*::*,0.02'
