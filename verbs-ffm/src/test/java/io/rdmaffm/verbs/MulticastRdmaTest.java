@@ -17,8 +17,16 @@ class MulticastRdmaTest {
     /** perftest's default group (multicast_resources.h MCG_GID), so a capture of the C tool can be compared. */
     static final byte[] MGID = {(byte) 0xff, 1, 0, 0, 0, 2, (byte) 201, (byte) 133, 0, 0, 0, 0, 0, 0, 0, 0};
 
+    /**
+     * Soft-RoCE on Linux 6.1 attaches (max_mcast_grp 8192) but delivers no datagram to the group, in one VM or
+     * between two, and neither does it for C perftest (docs/multicast.md): this runs where a device is known to
+     * deliver, with -Dmulticast.delivers=true.
+     */
     @Test
     void anAttachedQpReceivesWhatIsSentToTheGroup() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Boolean.getBoolean("multicast.delivers"),
+                "rxe (Linux 6.1) delivers no multicast datagram (docs/multicast.md); -Dmulticast.delivers=true on a "
+                        + "device that does");
         try (Loopback lb = new Loopback(QueuePairType.UD, 1 << 14, 0);
              SendWorkRequests send = new SendWorkRequests(1, 1);
              RecvWorkRequests recv = new RecvWorkRequests(1, 1)) {
