@@ -357,7 +357,8 @@ public final class Context extends NativeObject {
                 i32(a, ibv_device_attr.max_mw), i32(a, ibv_device_attr.max_ah), i32(a, ibv_device_attr.max_srq),
                 i32(a, ibv_device_attr.max_srq_wr), i32(a, ibv_device_attr.max_srq_sge),
                 u16(a, ibv_device_attr.max_pkeys), u8(a, ibv_device_attr.local_ca_ack_delay),
-                u8(a, ibv_device_attr.phys_port_cnt));
+                u8(a, ibv_device_attr.phys_port_cnt), i32(a, ibv_device_attr.max_mcast_grp),
+                i32(a, ibv_device_attr.max_mcast_qp_attach));
     }
 
     private static PortAttributes portAttributes(int port, MemorySegment a) {

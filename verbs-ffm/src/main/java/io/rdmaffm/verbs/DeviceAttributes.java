@@ -9,7 +9,8 @@ public record DeviceAttributes(String firmwareVersion, long nodeGuid, long syste
                                int maxQpWr, int deviceCapFlags, int maxSge, int maxSgeRd, int maxCq, int maxCqe,
                                int maxMr, int maxPd, int maxQpRdAtom, int maxResRdAtom, int maxQpInitRdAtom,
                                int atomicCap, int maxMw, int maxAh, int maxSrq, int maxSrqWr, int maxSrqSge,
-                               int maxPkeys, int localCaAckDelay, int physicalPortCount) {
+                               int maxPkeys, int localCaAckDelay, int physicalPortCount, int maxMcastGroups,
+                               int maxMcastQpAttach) {
 
     /** IBV_DEVICE_MEM_WINDOW_TYPE_2B, as reported in device_cap_flags. */
     public boolean supportsMemoryWindowType2() {

@@ -47,6 +47,12 @@ public final class QueuePair extends NativeObject {
      * arrives. postSend checks it so the caller gets an exception instead of a silent drop.
      */
     private volatile int udMaxMessage;
+    /**
+     * The multicast groups this QP is attached to (GID as hex, with its LID): the QP owns its attachments and
+     * detaches them before it is destroyed, because a provider may refuse to destroy an attached QP (Soft-RoCE
+     * answers EBUSY) and the group would outlive it in the device.
+     */
+    private final java.util.Map<String, MulticastGroup> attached = new java.util.LinkedHashMap<>();
 
     private QueuePair(ProtectionDomain pd, QueuePairInit init, MemorySegment handle, QueuePairCapabilities granted,
                       MemorySegment qpx, Runnable externalDestroy) {
@@ -422,8 +428,71 @@ public final class QueuePair extends NativeObject {
         return mw.bindType1(this, wrId, sendFlags, mr, offset, length, access);
     }
 
+    /**
+     * {@code ibv_attach_mcast}: this UD QP receives the datagrams sent to {@code group} (to remote QPN 0xFFFFFF
+     * with this QP's Q_Key). Attached until {@link #detachMulticast} or until the QP is closed.
+     *
+     * @throws IllegalStateException    if the QP is not UD (only UD QPs join groups) or already in {@code group}
+     * @throws IllegalArgumentException if the GID is not a multicast GID (first byte 0xFF)
+     * @throws VerbsException           if the device refuses (e.g. it has no multicast groups)
+     */
+    public synchronized void attachMulticast(MulticastGroup group) {
+        if (type != QueuePairType.UD) {
+            throw new IllegalStateException("only UD queue pairs join multicast groups; QP 0x"
+                    + Integer.toHexString(qpNumber) + " is " + type);
+        }
+        if (attached.containsKey(group.key())) {
+            throw new IllegalStateException("QP 0x" + Integer.toHexString(qpNumber) + " is already attached to "
+                    + group);
+        }
+        multicastVerb(Ibv.ibv_attach_mcast, "ibv_attach_mcast", group);
+        attached.put(group.key(), group);
+    }
+
+    /**
+     * {@code ibv_detach_mcast}: leaves a group {@link #attachMulticast} joined.
+     *
+     * @throws IllegalStateException if this QP is not attached to {@code group}
+     */
+    public synchronized void detachMulticast(MulticastGroup group) {
+        if (!attached.containsKey(group.key())) {
+            throw new IllegalStateException("QP 0x" + Integer.toHexString(qpNumber) + " is not attached to "
+                    + group);
+        }
+        multicastVerb(Ibv.ibv_detach_mcast, "ibv_detach_mcast", group);
+        attached.remove(group.key());
+    }
+
+    /** The groups this QP is attached to, in the order it joined them. */
+    public synchronized java.util.List<MulticastGroup> multicastGroups() {
+        return java.util.List.copyOf(attached.values());
+    }
+
+    private void multicastVerb(io.rdmaffm.verbs.raw.LazyHandle verb, String name, MulticastGroup group) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment gid = arena.allocate(16);
+            MemorySegment.copy(group.gid(), 0, gid, JAVA_BYTE, 0, 16);
+            short lid = (short) group.lid();
+            int rc = call(h -> (int) verb.handle().invokeExact(Downcalls.errnoState(), h, gid, lid));
+            Errors.check(name, rc, "device " + pd.context().name() + ", QP 0x" + Integer.toHexString(qpNumber)
+                    + ", " + group);
+        }
+    }
+
     @Override
     void destroy(MemorySegment handle) {
+        // Leave the groups first (see attached); a failed detach is left to the destroy verb to report.
+        for (MulticastGroup g : attached.values()) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment gid = arena.allocate(16);
+                MemorySegment.copy(g.gid(), 0, gid, JAVA_BYTE, 0, 16);
+                int ignored = (int) Ibv.ibv_detach_mcast.handle().invokeExact(Downcalls.errnoState(), handle, gid,
+                        (short) g.lid());
+            } catch (Throwable t) {
+                // Reported by the destroy verb below if the device still holds the QP.
+            }
+        }
+        attached.clear();
         if (externalDestroy != null) {
             externalDestroy.run();
         } else {

@@ -25,6 +25,9 @@ final class NotYetSupported {
                 shown.add(String.join("/", f.names()));
             }
         }
+        if (shown.isEmpty()) {
+            return;
+        }
         tool.usageMessage().footerHeading("%nperftest flags not supported yet (refused if given):%n")
                 .footer(String.join(", ", shown));
     }

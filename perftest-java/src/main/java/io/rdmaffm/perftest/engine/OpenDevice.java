@@ -87,6 +87,13 @@ public final class OpenDevice implements AutoCloseable {
             DeviceRules.check(p, caps);
             int gidIndex = gidIndex(p, ctx, port);
             GidEntry gid = gidIndex < 0 ? null : ctx.queryGid(ibPort, gidIndex);
+            if (p.on(Flag.MCG) && gid != null && gid.isIpv4Mapped()) {
+                // perftest sets out the same way and stops at its exchange ("Found Incompatibility issue with GID
+                // types"): the group's GID is IPv6, so this side's must be too.
+                throw new InvalidParameterException("-g/--mcg: GID index " + gidIndex + " of " + name + " port " + ibPort
+                        + " is IPv4-mapped and a multicast group's GID is IPv6: choose an IPv6 GID (--ipv6, or -x "
+                        + "with an index the 'devices' command lists without an IPv4 address)");
+            }
             OpenDevice opened = new OpenDevice(name, ibPort, ctx, device, port, gidIndex, gid);
             opened.rateLimit = DeviceRules.rateLimit(p, caps);
             return opened;
@@ -148,7 +155,7 @@ public final class OpenDevice implements AutoCloseable {
                 : port.linkLayer() == LinkLayer.INFINIBAND ? "IB" : "unspecified";
         return new DeviceCapabilities(name, device.physicalPortCount(), ctx.completionVectors(),
                 ex != null && ex.onDemandPaging(), ex == null ? 0 : ex.rcOdpCaps(), link,
-                ex == null ? 0 : ex.packetPacingMaxKbps());
+                ex == null ? 0 : ex.packetPacingMaxKbps(), device.maxMcastGroups(), device.maxMcastQpAttach());
     }
 
     /**

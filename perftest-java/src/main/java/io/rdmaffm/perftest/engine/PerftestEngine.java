@@ -5,6 +5,7 @@ import io.rdmaffm.perftest.exchange.SysData;
 import io.rdmaffm.perftest.jvm.WindowRecorder;
 import io.rdmaffm.perftest.engine.memory.RunBuffer;
 import io.rdmaffm.perftest.params.Flag;
+import io.rdmaffm.perftest.params.MulticastGid;
 import io.rdmaffm.perftest.params.RateLimit;
 import io.rdmaffm.perftest.params.RunParameters;
 import io.rdmaffm.perftest.params.RunPlan;
@@ -13,6 +14,7 @@ import io.rdmaffm.perftest.vocab.Connection;
 import io.rdmaffm.perftest.vocab.Verb;
 import io.rdmaffm.verbs.Access;
 import io.rdmaffm.verbs.AddressHandle;
+import io.rdmaffm.verbs.MulticastGroup;
 import io.rdmaffm.verbs.AddressVector;
 import io.rdmaffm.verbs.CompletionChannel;
 import io.rdmaffm.verbs.CompletionQueue;
@@ -265,6 +267,9 @@ public final class PerftestEngine implements AutoCloseable {
             local[i] = new PingPongDest(dev.lid(), plan.outReads(), qps[i].qpNumber(), psn, qpRegions[i].rkey(),
                     mr.address() + (numQps + i) * slot, gid, 0);
         }
+        if (p.on(Flag.MCG) && (!p.tool().bandwidth() || !p.isClient())) {
+            joinGroup();
+        }
         verifier = new Verifier(p, buffer, slot);
         if (p.output().verify()) {
             verifier.fill(plan.largestSize());
@@ -273,6 +278,20 @@ public final class PerftestEngine implements AutoCloseable {
         int samples = (int) Math.max(1, w.duration() ? 1 : w.iterations() * numQps + w.postList());
         measurement = new Measurement(numQps, samples);
         return local;
+    }
+
+    /**
+     * {@code -g} on a receiving side (ib_send_bw's server; both sides of ib_send_lat): the QP joins the group
+     * (perftest's set_multicast_gid and ibv_attach_mcast; the QP leaves it when closed) and this side announces the
+     * group in its place: its GID, its LID (0 on RoCE) and QPN 0xFFFFFF, so the peer's address handle and
+     * remote QPN target the group.
+     */
+    private void joinGroup() {
+        byte[] group = MulticastGid.of((String) p.value(Flag.MGID), p.isClient());
+        qps[0].attachMulticast(new MulticastGroup(group, 0));
+        PingPongDest d = local[0];
+        local[0] = new PingPongDest(0, d.outReads(), MulticastGroup.MULTICAST_QPN, d.psn(), d.rkey(), d.vaddr(),
+                group, d.srqn());
     }
 
     /** Moves the QPs to RTR (and RTS where this side sends) towards the peer's keys; builds the loop side. */

@@ -11,9 +11,12 @@ package io.rdmaffm.perftest.params;
  * @param rcOdpCaps         {@code odp_caps.per_transport_caps.rc_odp_caps} (enum ibv_odp_transport_cap_bits)
  * @param portLink          the run's port as its {@code ibv_port_attr.link_layer} says: "IB" or "Ethernet"
  * @param packetPacingMaxKbps {@code ibv_device_attr_ex.packet_pacing_caps.qp_rate_limit_max} (0: no packet pacing)
+ * @param maxMcastGroups    {@code ibv_device_attr.max_mcast_grp} (0: no multicast)
+ * @param maxMcastQpAttach  {@code ibv_device_attr.max_mcast_qp_attach} (QPs one group takes)
  */
 public record DeviceCapabilities(String device, int portCount, int completionVectors, boolean onDemandPaging,
-                                 int rcOdpCaps, String portLink, int packetPacingMaxKbps) {
+                                 int rcOdpCaps, String portLink, int packetPacingMaxKbps, int maxMcastGroups,
+                                 int maxMcastQpAttach) {
     /** enum ibv_odp_transport_cap_bits. */
     static final int ODP_SEND = 1, ODP_RECV = 1 << 1, ODP_WRITE = 1 << 2, ODP_READ = 1 << 3, ODP_ATOMIC = 1 << 4,
             ODP_SRQ_RECV = 1 << 5;

@@ -23,6 +23,9 @@ public final class DeviceRules {
         if (p.on(Flag.ODP)) {
             odp(p, c);
         }
+        if (p.on(Flag.MCG)) {
+            multicast(c);
+        }
         if (p.on(Flag.DUALPORT)) {
             // One port: the device's reason. Two: this implementation's, said as such.
             throw new InvalidParameterException(c.portCount() < 2
@@ -30,6 +33,20 @@ public final class DeviceRules {
                             + "runs need 2"
                     : "-O/--dualport: QPs on two ports are not supported by perftest-java (" + c.device() + " has "
                             + c.portCount() + " ports)");
+        }
+    }
+
+    /** {@code -g}: the device must have multicast groups, and the port must be one a group is joined on by GID. */
+    private static void multicast(DeviceCapabilities c) {
+        if (c.maxMcastGroups() <= 0 || c.maxMcastQpAttach() <= 0) {
+            throw new InvalidParameterException("-g/--mcg: " + c.device() + " has no multicast groups (max_mcast_grp "
+                    + c.maxMcastGroups() + (c.maxMcastGroups() > 0 ? ", max_mcast_qp_attach " + c.maxMcastQpAttach() : "")
+                    + ")");
+        }
+        if ("IB".equals(c.portLink())) {
+            throw new InvalidParameterException("-g/--mcg: " + c.device() + " port is InfiniBand, where a group is "
+                    + "joined through the subnet manager (an SA MCMemberRecord), which perftest-java does not do; "
+                    + "RoCE ports join by GID alone");
         }
     }
 

@@ -230,10 +230,14 @@ public enum Flag {
             .range(0, Integer.MAX_VALUE, "--burst_size must be >= 0, not %d").json("burst_size"), "--burst_size"),
     TYPICAL_PKT_SIZE(integer("BYTES", "With --rate_limit_type PP: the typical packet size, 0..65535.").byDefault(0)
             .range(0, 0xFFFF, "--typical_pkt_size must be 0..65535, not %d"), "--typical_pkt_size"),
-
-    // ---- perftest's, not supported yet: refused by name (perftest-java never ignores a flag) ----
-    MCG(refused(Kind.BOOLEAN), "-g", "--mcg"),
-    MGID(refused(Kind.STRING), "-M", "--MGID");
+    // ---- UD multicast (send tools): the receiving QP joins a group, the sender sends to its GID and QPN 0xFFFFFF ----
+    // perftest switches to UD by itself; here -c other than UD is refused (ParameterRules.multicast).
+    MCG(flag("Multicast over UD: the receiving side attaches its QP to a group (-M, default perftest's "
+            + "255:1:0:0:0:2:201:133:0:0:0:0:0:0:0:0) and the sender sends to it (one QP, not with -b).")
+            .on(Tools.SEND).json("mcg"), "-g", "--mcg"),
+    MGID(text("MGID", "With -g: the group's GID as 16 colon-separated byte values, e.g. "
+            + "255:14:0:0:0:2:201:133:0:0:0:0:0:0:0:1 (each decimal or 0x hex; the first 255).")
+            .on(Tools.SEND).json("mgid"), "-M", "--MGID");
 
 
     /** A flag's value: what the parser converts the argument to ({@link #BOOLEAN}: no argument). */
@@ -254,13 +258,14 @@ public enum Flag {
 
     /** Which tools take a flag, as the C tools do. */
     public enum Tools {
-        ALL, BANDWIDTH, LATENCY, SEND_AND_WRITE, READ_AND_ATOMIC, ATOMIC, NOT_WRITE;
+        ALL, BANDWIDTH, LATENCY, SEND, SEND_AND_WRITE, READ_AND_ATOMIC, ATOMIC, NOT_WRITE;
 
         boolean has(Tool t) {
             return switch (this) {
                 case ALL -> true;
                 case BANDWIDTH -> t.bandwidth();
                 case LATENCY -> !t.bandwidth();
+                case SEND -> t.verb() == Verb.SEND;
                 case SEND_AND_WRITE -> t.verb() == Verb.SEND || t.verb() == Verb.WRITE;
                 case READ_AND_ATOMIC -> t.verb() == Verb.READ || t.verb() == Verb.ATOMIC;
                 case ATOMIC -> t.verb() == Verb.ATOMIC;

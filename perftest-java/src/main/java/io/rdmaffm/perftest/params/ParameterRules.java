@@ -99,6 +99,7 @@ public final class ParameterRules {
         ResultLimits.parse(o.text(LIMIT_MSGRATE), "Invalid Minimum msgRate Limit");
         RateLimit.check(tool, o);
         runInfinitely(tool, o);
+        multicast(o, qps);
         w.useEvents(o.on(EVENTS)).compareAndSwap(compareAndSwap(tool, o))
                 .outstandingReads(o.intFor(OUTSTANDING_READS, tool));
         int qpTimeout = o.intFor(QP_TIMEOUT, tool);
@@ -171,6 +172,21 @@ public final class ParameterRules {
         w.durationSeconds(d).marginSeconds(margin);
     }
 
+    /** {@code -g} and {@code -M}: perftest's lines where it has them; the group's GID read once (MulticastGid). */
+    private static void multicast(ToolOptions o, int qps) {
+        if (!o.on(MCG)) {
+            // perftest reads -M without -g and uses it nowhere.
+            require(!o.given(MGID), "-M/--MGID names the multicast group of -g/--mcg: give -g too");
+            return;
+        }
+        require(!o.on(BIDIRECTIONAL), "Bidirectional mode not supported in multicast (-g with -b)");
+        require(qps == 1, "Only 1 QP supported in multicast (-g with -q " + qps + ")");
+        require(!o.on(DUALPORT), "Dual-port mode not supported in multicast feature (-g with -O)");
+        if (o.given(MGID)) {
+            MulticastGid.parse(o.text(MGID));
+        }
+    }
+
     /** {@code --run_infinitely}: perftest's rules (its lines, said plainly), then perftest-java's own. */
     private static void runInfinitely(Tool tool, ToolOptions o) {
         if (!o.on(RUN_INFINITELY)) {
@@ -213,7 +229,14 @@ public final class ParameterRules {
     }
 
     private static Connection connection(Tool tool, ToolOptions o) {
-        String typed = (String) o.valueFor(CONNECTION, tool);
+        if (o.on(MCG)) {
+            // perftest turns any -c into UD with -g; a flag here never goes without effect, so an explicit other
+            // type is refused rather than replaced.
+            String typed = o.given(CONNECTION) ? o.text(CONNECTION).toUpperCase(Locale.ROOT) : "UD";
+            require(typed.equals("UD"), "-g/--mcg runs on UD: not with -c " + o.text(CONNECTION)
+                    + " (leave -c out or give -c UD)");
+        }
+        String typed = o.on(MCG) ? "UD" : (String) o.valueFor(CONNECTION, tool);
         String c = typed.toUpperCase(Locale.ROOT);
         require(KNOWN_CONNECTIONS.contains(c), "unknown connection type -c " + typed + " (RC, UC or UD)");
         boolean allowed = switch (tool.verb()) {
@@ -228,6 +251,7 @@ public final class ParameterRules {
 
     private static boolean rdmaCm(ToolOptions o, Connection c) {
         if (o.on(RDMA_CM)) {
+            require(!o.on(MCG), "Perftest still doesn't support Multicast with rdma_cm (-g with -R)");
             require(c != Connection.UC, "UC is not supported in librdmacm (-R)");
             require(c != Connection.UD, "-R with -c UD is not supported yet by perftest-java");
         }

@@ -248,6 +248,10 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
             case USE_CUDA -> memoryJson(); // with --use_cuda_bus_id, --use_cuda_dmabuf, --mmap, --use_hugepages
             case OUTPUT -> output.verbosity().perftestName();
             case SOURCE_IP -> flags.getOrDefault(f, "");
+            // The group this side's traffic goes to or comes from ("" without -g); a bw client learns it from the
+            // server, which has perftest's default unless -M was given.
+            case MGID -> Boolean.TRUE.equals(flags.get(Flag.MCG)) ? MulticastGid.text(MulticastGid.of(
+                    (String) flags.get(f), isClient() && !tool.bandwidth())) : "";
             case LIMIT_BW, LIMIT_MSGRATE -> flags.containsKey(f) ? Double.parseDouble((String) flags.get(f)) : null;
             case RATE_LIMIT -> flags.containsKey(f) ? Double.parseDouble((String) flags.get(f)) : 0.0; // 0: none
             case RATE_LIMIT_TYPE -> RateLimit.of(this).typeName(); // HW without the flag; SW where HW fell back

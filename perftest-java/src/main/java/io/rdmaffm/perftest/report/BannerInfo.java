@@ -35,12 +35,13 @@ import java.util.Objects;
  * @param rdmaCmExchange   {@code -R} or {@code -z}: control data goes over rdma_cm
  * @param tos              {@code -T}, or -1 when not given
  * @param eventsVector     with {@code -e}: the CQs' completion vector ({@code -X}); -1 when polling
+ * @param multicast        {@code -g}: "Multicast" in the title and perftest's "MultiCast runs on UD!" line
  */
 public record BannerInfo(Tool tool, Role role, boolean bidirectional, String device, int numQps,
         String transportType, String connectionType, boolean useSrq, boolean dualPort, String pcieRelaxOrder,
         boolean wrApi, int txDepth, int postList, int recvPostList, int rxDepth, int cqModeration, int mtuBytes,
         String linkType, int gidIndex, int maxInline, int outstandingReads, String atomicType, boolean rdmaCmQps,
-        boolean rdmaCmExchange, int tos, int eventsVector) {
+        boolean rdmaCmExchange, int tos, int eventsVector, boolean multicast) {
 
     /** Checks required values are present. */
     public BannerInfo {
@@ -87,6 +88,7 @@ public record BannerInfo(Tool tool, Role role, boolean bidirectional, String dev
         private boolean rdmaCmExchange;
         private int tos = -1;
         private int eventsVector = -1;
+        private boolean multicast;
 
         private Builder(Tool tool, Role role) {
             this.tool = tool;
@@ -144,13 +146,14 @@ public record BannerInfo(Tool tool, Role role, boolean bidirectional, String dev
         public Builder tos(int v) { this.tos = v; return this; }
         /** With {@code -e}: the completion vector ({@code -X}); -1 (the default) when polling. */
         public Builder eventsVector(int v) { this.eventsVector = v; return this; }
+        public Builder multicast(boolean v) { this.multicast = v; return this; }
 
         /** The immutable banner data. */
         public BannerInfo build() {
             return new BannerInfo(tool, role, bidirectional, device, numQps, transportType, connectionType, useSrq,
                     dualPort, pcieRelaxOrder, wrApi, txDepth, postList, recvPostList, rxDepth, cqModeration,
                     mtuBytes, linkType, gidIndex, maxInline, outstandingReads, atomicType, rdmaCmQps,
-                    rdmaCmExchange, tos, eventsVector);
+                    rdmaCmExchange, tos, eventsVector, multicast);
         }
     }
 }

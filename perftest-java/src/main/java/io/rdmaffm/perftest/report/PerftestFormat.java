@@ -64,7 +64,7 @@ public final class PerftestFormat {
         if (info.postList() > 1) {
             b.append("Post List ");
         }
-        b.append(tool.bandwidth() ? "BW " : "Latency ").append("Test");
+        b.append(tool.bandwidth() ? "BW " : "Latency ").append(info.multicast() ? "Multicast " : "").append("Test");
         return b.toString();
     }
 
@@ -78,6 +78,9 @@ public final class PerftestFormat {
         if (info.eventsVector() >= 0) {
             b.append(" Test with events. Using ").append(info.device()).append("_comp").append(info.eventsVector())
                     .append('\n');
+        }
+        if (info.multicast()) {
+            b.append(" MultiCast runs on UD!\n");
         }
         b.append(" Dual-port       : ").append(onOff(info.dualPort())).append("\t\tDevice         : ")
                 .append(info.device()).append('\n');
@@ -143,6 +146,15 @@ public final class PerftestFormat {
      * out the remote-memory fields (captured for write; assumed the same for read's OUT, RKey and VAddr).
      */
     public static String address(String side, PingPongDest d, Verb verb, boolean withGid, boolean rdmaCm) {
+        return address(side, d, verb, withGid, rdmaCm, false);
+    }
+
+    /**
+     * As above; {@code mgid}: the GID line is a multicast group's, labelled "MGID" (perftest labels the
+     * receiving side's own group and, on the sender, the remote group; with -g every GID line is printed).
+     */
+    public static String address(String side, PingPongDest d, Verb verb, boolean withGid, boolean rdmaCm,
+                                 boolean mgid) {
         StringBuilder b = new StringBuilder(" ").append(side).append(" address: LID ")
                 .append(CFormat.altHex(d.lid(), 4)).append(" QPN ").append(CFormat.altHex(d.qpn(), 6))
                 .append(" PSN ").append(CFormat.altHex(d.psn(), 6));
@@ -155,7 +167,7 @@ public final class PerftestFormat {
         }
         b.append('\n');
         if (withGid) {
-            b.append(" GID: ");
+            b.append(mgid ? " MGID: " : " GID: ");
             for (int i = 0; i < PingPongDest.GID_LENGTH; i++) {
                 if (i > 0) {
                     b.append(':');
@@ -169,9 +181,15 @@ public final class PerftestFormat {
 
     /** The address lines of all QPs of one side, in QP order. */
     public static String addresses(String side, PingPongDest[] dests, Verb verb, boolean withGid, boolean rdmaCm) {
+        return addresses(side, dests, verb, withGid, rdmaCm, false);
+    }
+
+    /** As above; {@code mgid}: their GID lines are a multicast group's ("MGID"). */
+    public static String addresses(String side, PingPongDest[] dests, Verb verb, boolean withGid, boolean rdmaCm,
+                                   boolean mgid) {
         StringBuilder b = new StringBuilder();
         for (PingPongDest d : dests) {
-            b.append(address(side, d, verb, withGid, rdmaCm));
+            b.append(address(side, d, verb, withGid, rdmaCm, mgid));
         }
         return b.toString();
     }

@@ -145,7 +145,12 @@ public final class RunReporter {
 
     /** The address lines of one side's QPs ("local" or "remote"). */
     public void addresses(String side, PingPongDest[] dests, boolean withGid, boolean rdmaCm) {
-        printFull(PerftestFormat.addresses(side, dests, tool.verb(), withGid, rdmaCm));
+        addresses(side, dests, withGid, rdmaCm, false);
+    }
+
+    /** As above; {@code mgid}: the GID lines are a multicast group's (-g), labelled "MGID" as perftest does. */
+    public void addresses(String side, PingPongDest[] dests, boolean withGid, boolean rdmaCm, boolean mgid) {
+        printFull(PerftestFormat.addresses(side, dests, tool.verb(), withGid, rdmaCm, mgid));
     }
 
     /** The result line and the table header. */

@@ -139,8 +139,12 @@ final class ToolParticipant implements ScriptRunner.Participant {
                 engine.connect();
                 engine.prepareFirstWindow();
             }
-            case PRINT_LOCAL -> reporter.addresses("local", engine.localDestinations(), dev.withGid(), rdmaCmExchange);
-            case PRINT_REMOTE -> reporter.addresses("remote", engine.remoteDestinations(), dev.withGid(), rdmaCmExchange);
+            // -g: perftest labels the receiver's own group and the sender's remote one "MGID" (also in the latency
+            // tool, where both sides join a group: the client's own and the server's remote are labelled "GID").
+            case PRINT_LOCAL -> reporter.addresses("local", engine.localDestinations(), dev.withGid(), rdmaCmExchange,
+                    p.on(Flag.MCG) && !p.isClient());
+            case PRINT_REMOTE -> reporter.addresses("remote", engine.remoteDestinations(), dev.withGid(),
+                    rdmaCmExchange, p.on(Flag.MCG) && p.isClient());
             case HEADER -> reporter.header(p.workload().duration());
             case PREPARE -> engine.prepare(sizeIndex);
             case RUN -> run(sizeIndex);
@@ -187,7 +191,7 @@ final class ToolParticipant implements ScriptRunner.Participant {
                 .maxInline(plan.inlineSize()).outstandingReads(plan.outReads())
                 .atomicType(w.compareAndSwap() ? "CMP_AND_SWAP" : "FETCH_AND_ADD").rdmaCmQps(p.endpoint().rdmaCm())
                 .rdmaCmExchange(p.endpoint().rdmaCmExchange()).tos((Integer) p.value(Flag.TOS))
-                .eventsVector(w.useEvents() ? (Integer) p.value(Flag.VECTOR) : -1).build();
+                .eventsVector(w.useEvents() ? (Integer) p.value(Flag.VECTOR) : -1).multicast(p.on(Flag.MCG)).build();
     }
 
     /** The measured loop; its verification lines follow it at once, its bandwidth figures are kept. */

@@ -18,10 +18,10 @@ class DeviceRulesTest {
             | DeviceCapabilities.ODP_WRITE | DeviceCapabilities.ODP_READ | DeviceCapabilities.ODP_ATOMIC;
     /** Like Soft-RoCE on Linux 6.1: one port, one completion vector, no on-demand paging. */
     private static final DeviceCapabilities RXE = new DeviceCapabilities("rxe0", 1, 1, false, 0, "Ethernet",
-            0);
+            0, 8192, 56);
     /** Like a two-port ConnectX: ODP on RC for every verb, 32 completion vectors. */
     private static final DeviceCapabilities CX = new DeviceCapabilities("mlx5_0", 2, 32, true, ALL_RC_ODP,
-            "IB", 100_000_000);
+            "IB", 100_000_000, 2_097_152, 240);
 
     @Test
     void odpFollowsTheDevicesGeneralCaps() {
@@ -122,11 +122,23 @@ class DeviceRulesTest {
     }
 
     private static DeviceCapabilities caps(int rcOdp) {
-        return new DeviceCapabilities("mlx5_1", 1, 8, true, rcOdp, "IB", 0);
+        return new DeviceCapabilities("mlx5_1", 1, 8, true, rcOdp, "IB", 0, 0, 0);
     }
 
     private static String refusal(Tool tool, ToolOptions o, DeviceCapabilities c) {
         RunParameters p = ParameterRules.check(tool, o);
         return assertThrows(InvalidParameterException.class, () -> DeviceRules.check(p, c)).getMessage();
+    }
+
+    @Test
+    void multicastFollowsTheDevicesGroupsAndTheLink() {
+        ToolOptions mcg = new ToolOptions().with(MCG);
+        DeviceRules.check(ParameterRules.check(Tool.SEND_BW, mcg), RXE);
+        DeviceCapabilities noGroups = new DeviceCapabilities("dev9", 1, 1, false, 0, "Ethernet", 0, 0, 0);
+        assertEquals("-g/--mcg: dev9 has no multicast groups (max_mcast_grp 0)",
+                refusal(Tool.SEND_LAT, mcg, noGroups));
+        assertEquals("-g/--mcg: mlx5_0 port is InfiniBand, where a group is joined through the subnet manager "
+                + "(an SA MCMemberRecord), which perftest-java does not do; RoCE ports join by GID alone",
+                refusal(Tool.SEND_BW, mcg, CX));
     }
 }

@@ -90,7 +90,7 @@ class FlagTest {
         assertEquals(5000L, p.value(Flag.ITERATIONS), "defaulted for the tool");
         assertEquals(false, p.value(Flag.EVENTS));
         assertNull(p.value(Flag.HGRM), "no default, not given");
-        assertNull(p.value(Flag.MCG), "a refused flag has no value");
+        assertEquals(false, p.value(Flag.MCG), "-g defaults to off");
     }
 
     @ParameterizedTest

@@ -129,6 +129,8 @@ class ParameterRulesTest {
         expected.put("rate_units", "g");
         expected.put("rate_limit_type", "off");
         expected.put("burst_size", 0);
+        expected.put("mcg", false);
+        expected.put("mgid", "");
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }

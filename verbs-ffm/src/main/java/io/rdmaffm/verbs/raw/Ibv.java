@@ -10,6 +10,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 /**
  * Downcall handles for the verbs libibverbs.so.1 exports (the default symbol versions). Control verbs
@@ -26,6 +27,7 @@ public final class Ibv {
     private static final java.lang.foreign.ValueLayout.OfInt I = JAVA_INT;
     private static final java.lang.foreign.ValueLayout.OfLong J = JAVA_LONG;
     private static final java.lang.foreign.ValueLayout.OfByte B = JAVA_BYTE;
+    private static final java.lang.foreign.ValueLayout.OfShort S = JAVA_SHORT;
 
     // devices
     public static final LazyHandle ibv_get_device_list = errnoCapturing(L, "ibv_get_device_list", FunctionDescriptor.of(P, P));
@@ -78,6 +80,10 @@ public final class Ibv {
     public static final LazyHandle ibv_query_qp = errnoCapturing(L, "ibv_query_qp", FunctionDescriptor.of(I, P, P, I, P));
     public static final LazyHandle ibv_destroy_qp = errnoCapturing(L, "ibv_destroy_qp", FunctionDescriptor.of(I, P));
     public static final LazyHandle ibv_qp_to_qp_ex = plain(L, "ibv_qp_to_qp_ex", FunctionDescriptor.of(P, P));
+    /** int ibv_attach_mcast(qp*, const union ibv_gid*, uint16_t lid). */
+    public static final LazyHandle ibv_attach_mcast = errnoCapturing(L, "ibv_attach_mcast", FunctionDescriptor.of(I, P, P, S));
+    /** int ibv_detach_mcast(qp*, const union ibv_gid*, uint16_t lid). */
+    public static final LazyHandle ibv_detach_mcast = errnoCapturing(L, "ibv_detach_mcast", FunctionDescriptor.of(I, P, P, S));
 
     // address handles
     public static final LazyHandle ibv_create_ah = errnoCapturing(L, "ibv_create_ah", FunctionDescriptor.of(P, P, P));

@@ -58,6 +58,8 @@ public final class Offsets {
         public static final long atomic_cap = at(L, "atomic_cap");
         public static final long max_mw = at(L, "max_mw");
         public static final long max_ah = at(L, "max_ah");
+        public static final long max_mcast_grp = at(L, "max_mcast_grp");
+        public static final long max_mcast_qp_attach = at(L, "max_mcast_qp_attach");
         public static final long max_srq = at(L, "max_srq");
         public static final long max_srq_wr = at(L, "max_srq_wr");
         public static final long max_srq_sge = at(L, "max_srq_sge");
