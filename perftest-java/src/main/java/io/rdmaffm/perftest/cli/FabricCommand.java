@@ -88,7 +88,7 @@ public final class FabricCommand implements Callable<Integer> {
     String toolPath;
 
     @Option(names = "-s", paramLabel = "BYTES", description = "allreduce, allgather, reducescatter: the whole"
-            + " float32 array (a multiple of 4 x hosts); incast, alltoall, bisection: bytes per peer. K and M"
+            + " float32 array (a multiple of 4 x hosts); incast, alltoall, bisection: bytes per peer. K, M and G"
             + " suffixes. Default: 1M.")
     String size;
 
@@ -119,6 +119,10 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = "--min-percent", paramLabel = "P", description = "Flag a busbw below P%% of the slowest NIC's"
             + " expected rate (from each host's doctor).")
     Double minPercent;
+
+    @Option(names = "--slow-link-factor", paramLabel = "X", description = "Ring patterns: flag a link whose mean"
+            + " step wait is above X times the other links' median (docs/fabric.md). Default: 2.")
+    Double slowLinkFactor;
 
     @Option(names = "--port", paramLabel = "PORT", description = "The coordinator's TCP port on the first host (rail"
             + " i: PORT + i). Default: 18515.")
@@ -249,7 +253,7 @@ public final class FabricCommand implements Callable<Integer> {
         o.maxConnections = maxConnections == null ? o.maxConnections : maxConnections;
         if (size != null) {
             try {
-                f.bytes = ParameterRules.parseSize(size);
+                f.bytes = ParameterRules.parseCollectiveSize(size);
             } catch (InvalidParameterException e) {
                 throw new MatrixInputException("-s: " + e.getMessage());
             }
@@ -268,6 +272,7 @@ public final class FabricCommand implements Callable<Integer> {
         }
         f.priority = priority;
         f.minPercent = minPercent == null ? Double.NaN : minPercent;
+        f.slowLinkFactor = slowLinkFactor == null ? f.slowLinkFactor : slowLinkFactor;
         f.port = port == null ? f.port : port;
         ClusterArguments.writable(json, "--json");
         ClusterArguments.writable(csv, "--csv");
