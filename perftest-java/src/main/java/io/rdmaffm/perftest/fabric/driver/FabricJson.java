@@ -9,6 +9,9 @@ import java.util.Map;
  * verdicts, and every rank's result object embedded as the worker wrote it (docs/fabric-contract.md).
  */
 public final class FabricJson {
+    /** What {@code report} recognizes the document by (report.model.FabricDocument). */
+    public static final String SCHEMA = "rdma-ffm.fabric/1";
+
     private FabricJson() {
     }
 
@@ -19,6 +22,7 @@ public final class FabricJson {
         Pattern p = q.pattern();
         JsonWriter w = JsonWriter.pretty();
         w.beginObject();
+        w.name("schema").value(SCHEMA);
         w.name("command").value("fabric");
         w.name("pattern").value(p.cli());
         w.name("request").beginObject()
