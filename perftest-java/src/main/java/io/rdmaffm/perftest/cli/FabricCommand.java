@@ -120,8 +120,8 @@ public final class FabricCommand implements Callable<Integer> {
             + " expected rate (from each host's doctor).")
     Double minPercent;
 
-    @Option(names = "--slow-link-factor", paramLabel = "X", description = "Ring patterns: flag a link whose mean"
-            + " step wait is above X times the other links' median (docs/fabric.md). Default: 2.")
+    @Option(names = "--slow-link-factor", paramLabel = "X", description = "Flag a link whose mean"
+            + " write time is above X times the other links' median (docs/fabric.md). Default: 3.")
     Double slowLinkFactor;
 
     @Option(names = "--port", paramLabel = "PORT", description = "The coordinator's TCP port on the first host (rail"

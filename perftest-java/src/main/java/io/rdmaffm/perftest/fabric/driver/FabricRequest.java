@@ -50,7 +50,7 @@ public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, in
         public Expect expect = Expect.NONE;
         public Integer priority;
         public double minPercent = Double.NaN;
-        public double slowLinkFactor = 2.0;
+        public double slowLinkFactor = 3.0;
         public Path json;
         public Path csv;
         public int port = 18515;

@@ -18,7 +18,8 @@ import java.util.Map;
  * <p>Rule, per rail: with at least {@value #MIN_LINKS} links measured, every rank's {@code link_send} present and
  * at least {@value #MIN_WRITES} timed writes on each link, a link is flagged when its mean exceeds {@code factor}
  * times the median of the other links' means and that median by {@value #MIN_EXCESS_US} µs or more (a ring of
- * near-zero times is not flagged for noise). Otherwise "not judged", never passed.
+ * near-zero times is not flagged for noise); when the link's writer retransmitted, the same finding is the loss
+ * rule's, tied to the link. Otherwise "not judged", never passed.
  */
 public final class SlowLinks {
     /** Below three links there are no "others" to compare one with. */
@@ -94,6 +95,8 @@ public final class SlowLinks {
                     + fewest + " timed writes on a link, too few (needs " + MIN_WRITES + "; raise --iters)"));
             return;
         }
+        Map<Integer, RankResult> byRank = new java.util.HashMap<>();
+        ranks.forEach(r -> byRank.put(r.rank().rank(), r));
         boolean flagged = false;
         double worst = 0;
         LinkFigure worstLink = null;
@@ -102,10 +105,18 @@ public final class SlowLinks {
             double ratio = m > 0 ? x.sendUs() / m : x.sendUs() > 0 ? Double.POSITIVE_INFINITY : 1;
             if (x.sendUs() > factor * m && x.sendUs() - m >= MIN_EXCESS_US) {
                 flagged = true;
-                v.add(new Verdict(Verdict.Level.FLAGGED, "slow-link", host(x.fromWhere()), String.format(Locale.ROOT,
-                        "rail %d: link %s (rank %d -> %d): a write took %.3f us to complete, %s the other links'"
-                        + " median %.3f us (--slow-link-factor %s)", rail, x.name(), x.from(), x.to(), x.sendUs(),
-                        m > 0 ? String.format(Locale.ROOT, "%.1fx", ratio) : "above", m, f)));
+                // A writer that retransmitted waited for its timer: the link is slow because it loses packets, which
+                // is the loss rule's finding, here tied to its link.
+                RankResult writer = byRank.get(x.from());
+                Map<String, Long> lost = writer == null ? Map.of() : FabricVerdicts.counters(writer, FabricVerdicts.LOSS);
+                List<String> rose = lost.entrySet().stream().filter(e -> e.getValue() > 0)
+                        .map(e -> e.getKey() + " +" + e.getValue()).toList();
+                v.add(new Verdict(Verdict.Level.FLAGGED, rose.isEmpty() ? "slow-link" : "loss", host(x.fromWhere()),
+                        String.format(Locale.ROOT, "rail %d: link %s (rank %d -> %d): a write took %.3f us to"
+                        + " complete, %s the other links' median %.3f us (--slow-link-factor %s)%s", rail, x.name(),
+                        x.from(), x.to(), x.sendUs(), m > 0 ? String.format(Locale.ROOT, "%.1fx", ratio) : "above",
+                        m, f, rose.isEmpty() ? "" : "; its writer retransmitted (" + String.join(", ", rose)
+                        + "): a lossy link")));
             } else if (worstLink == null || ratio > worst) {
                 worst = ratio;
                 worstLink = x;

@@ -64,7 +64,7 @@ class SlowLinksTest {
         assertEquals(Verdict.Level.FLAGGED, x.level());
         assertEquals("h3", x.host());
         assertTrue(x.message().contains("link h3/rxe0 -> h4/rxe0 (rank 2 -> 3): a write took 400.000 us to complete,"
-                + " 4.0x the other links' median 100.000 us (--slow-link-factor 2)"), x.message());
+                + " 4.0x the other links' median 100.000 us (--slow-link-factor 3)"), x.message());
         assertEquals(1, o.exitCode());
         assertTrue(o.localize().contains("h3") && o.localize().contains("h4"), o.localize());
         LinkFigure l = o.links().get(2);
@@ -76,7 +76,7 @@ class SlowLinksTest {
                 text);
         String json = FabricJson.write(o);
         assertTrue(json.contains("\"from\": \"h3/rxe0\"") && json.contains("\"send_us\": 400"), json);
-        assertTrue(json.contains("\"slow_link_factor\": 2"), json);
+        assertTrue(json.contains("\"slow_link_factor\": 3"), json);
     }
 
     @Test
@@ -110,7 +110,7 @@ class SlowLinksTest {
         List<Verdict> v = slow(o);
         assertEquals(1, v.size(), v.toString());
         assertEquals(Verdict.Level.OK, v.getFirst().level(), v.toString());
-        assertTrue(v.getFirst().message().contains("5 links, no write time above 2x"), v.toString());
+        assertTrue(v.getFirst().message().contains("5 links, no write time above 3x"), v.toString());
         assertEquals(0, o.exitCode(), FabricReport.text(o));
     }
 
@@ -118,7 +118,7 @@ class SlowLinksTest {
     void theFactorIsTheThreshold() {
         double[] links = {100, 100, 250, 100};
         double[] waits = {100, 100, 100, 100};
-        FabricPlan two = plan(Pattern.ALLGATHER, "h1,h2,h3,h4", 3, b -> { });
+        FabricPlan two = plan(Pattern.ALLGATHER, "h1,h2,h3,h4", 3, b -> b.slowLinkFactor = 2);
         assertEquals(Verdict.Level.FLAGGED, slow(FabricVerdicts.judge(two, ring(two, links, waits))).getFirst().level());
         FabricPlan three = plan(Pattern.ALLGATHER, "h1,h2,h3,h4", 3, b -> b.slowLinkFactor = 3);
         assertEquals(Verdict.Level.OK, slow(FabricVerdicts.judge(three, ring(three, links, waits))).getFirst().level());
@@ -148,6 +148,22 @@ class SlowLinksTest {
         assertEquals(1, v.size(), v.toString());
         assertEquals(Verdict.Level.NOT_JUDGED, v.getFirst().level(), v.toString());
         assertTrue(v.getFirst().message().contains("no link times from h2/rxe0"), v.toString());
+    }
+
+    @Test
+    void aSlowLinkWhoseWriterRetransmittedIsLossOnThatLink() {
+        FabricPlan p = plan(Pattern.ALLREDUCE, "h1,h2,h3,h4", 3, b -> { });
+        List<RankResult> r = ring(p, new double[] {100, 110, 400, 95}, new double[4]);
+        FabricFixtures.delta(r.get(2).result(), "hw_counters/completer_retry_err", 5.0);
+        FabricOutcome o = FabricVerdicts.judge(p, r);
+        List<Verdict> onLink = o.verdicts().stream().filter(v -> v.message().contains("link h3/rxe0 -> h4/rxe0"))
+                .toList();
+        assertEquals(1, onLink.size(), o.verdicts().toString());
+        assertEquals("loss", onLink.getFirst().rule());
+        assertEquals(Verdict.Level.FLAGGED, onLink.getFirst().level());
+        assertTrue(onLink.getFirst().message().endsWith("its writer retransmitted (hw_counters/completer_retry_err +5):"
+                + " a lossy link"), onLink.getFirst().message());
+        assertTrue(slow(o).isEmpty(), "not also a slow-link verdict: " + slow(o));
     }
 
     @Test
