@@ -92,7 +92,7 @@ public final class FabricCommand implements Callable<Integer> {
     HostOptions hostOptions;
 
     @Option(names = "-s", paramLabel = "BYTES", description = "allreduce, allgather, reducescatter: the whole"
-            + " float32 array (a multiple of 4 x hosts); incast, alltoall, bisection: bytes per peer. K and M"
+            + " float32 array (a multiple of 4 x hosts); incast, alltoall, bisection: bytes per peer. K, M and G"
             + " suffixes. Default: 1M.")
     String size;
 
@@ -123,6 +123,10 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = "--min-percent", paramLabel = "P", description = "Flag a busbw below P%% of the slowest NIC's"
             + " expected rate (from each host's doctor).")
     Double minPercent;
+
+    @Option(names = "--slow-link-factor", paramLabel = "X", description = "Flag a link whose mean"
+            + " write time is above X times the other links' median (docs/fabric.md). Default: 3.")
+    Double slowLinkFactor;
 
     @Option(names = "--port", paramLabel = "PORT", description = "The coordinator's TCP port on the first host (rail"
             + " i: PORT + i). Default: 18515.")
@@ -222,7 +226,7 @@ public final class FabricCommand implements Callable<Integer> {
         hostOptions.applyTo(o, env);
         if (size != null) {
             try {
-                f.bytes = ParameterRules.parseSize(size);
+                f.bytes = ParameterRules.parseCollectiveSize(size);
             } catch (InvalidParameterException e) {
                 throw new MatrixInputException("-s: " + e.getMessage());
             }
@@ -241,6 +245,7 @@ public final class FabricCommand implements Callable<Integer> {
         }
         f.priority = priority;
         f.minPercent = minPercent == null ? Double.NaN : minPercent;
+        f.slowLinkFactor = slowLinkFactor == null ? f.slowLinkFactor : slowLinkFactor;
         f.port = port == null ? f.port : port;
         outputFiles.check();
         f.json = outputFiles.json;

@@ -3,6 +3,8 @@ package io.rdmaffm.perftest.cli;
 import io.rdmaffm.perftest.fabric.FabricOptions;
 import io.rdmaffm.perftest.fabric.FabricPattern;
 import io.rdmaffm.perftest.fabric.FabricWorker;
+import io.rdmaffm.perftest.params.InvalidParameterException;
+import io.rdmaffm.perftest.params.ParameterRules;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -51,8 +53,9 @@ final class FabricWorkerCommand implements Callable<Integer> {
     int gidIndex;
 
     @Option(names = {"-s", "--size"}, paramLabel = "BYTES", defaultValue = "1048576",
-            description = "Ring patterns: the whole float32 array; others: bytes per peer per iteration.")
-    long bytes;
+            description = "Ring patterns: the whole float32 array; others: bytes per peer per iteration. K, M and G"
+                    + " suffixes, as fabric's -s.")
+    String size;
 
     @Option(names = "--iters", paramLabel = "K", defaultValue = "20", description = "Timed iterations.")
     int iters;
@@ -130,6 +133,12 @@ final class FabricWorkerCommand implements Callable<Integer> {
                 port = Integer.parseInt(coordinator.substring(colon + 1));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--coordinator wants HOST:PORT, got '" + coordinator + "'");
+            }
+            long bytes;
+            try {
+                bytes = ParameterRules.parseCollectiveSize(size);
+            } catch (InvalidParameterException e) {
+                throw new IllegalArgumentException("-s: " + e.getMessage());
             }
             return new FabricOptions(p, rank, ranks, host, port, device, ibPort, gidIndex, bytes, iters, warmup,
                     !noReduce, receiver, joinTimeout, stepTimeout, threads).validate();

@@ -21,6 +21,13 @@ final class FabricResult {
     Integer port;
     String netdev;
     long[] iterationNanos;
+    /** Ring patterns: per step, summed over the timed iterations (null for the others). */
+    long[] stepWaitNanos;
+    long[] stepSendNanos;
+    /** Per link this rank wrote on in the timed iterations: the peer rank, writes and post-to-completion ns. */
+    int[] sendPeers;
+    long[] sendWrites;
+    long[] sendNanos;
     Long bytesSent;
     Long bytesReceived;
     Long wrong;
@@ -67,6 +74,9 @@ final class FabricResult {
             w.endObject();
         }
         w.name("steps").value(o.pattern().steps(o.ranks()));
+        perStep(w, "step_wait_us", stepWaitNanos);
+        perStep(w, "step_send_us", stepSendNanos);
+        linkSends(w);
         w.name("bytes_sent").value(bytesSent);
         w.name("bytes_received").value(bytesReceived);
         w.name("wrong").value(wrong);
@@ -76,6 +86,54 @@ final class FabricResult {
         counters(w);
         w.endObject();
         return MARK + w;
+    }
+
+    /** Keeps the write times of the links that carried data. */
+    void linkSends(int[] peers, RdmaEndpoint ep) {
+        int k = 0;
+        for (int i = 0; i < peers.length; i++) {
+            k += ep.writes(i) > 0 ? 1 : 0;
+        }
+        sendPeers = new int[k];
+        sendWrites = new long[k];
+        sendNanos = new long[k];
+        k = 0;
+        for (int i = 0; i < peers.length; i++) {
+            if (ep.writes(i) > 0) {
+                sendPeers[k] = peers[i];
+                sendWrites[k] = ep.writes(i);
+                sendNanos[k++] = ep.writeNanos(i);
+            }
+        }
+    }
+
+    /** "link_send": per link written on, the peer, the writes and their mean post-to-completion µs; null unknown. */
+    private void linkSends(JsonWriter w) {
+        w.name("link_send");
+        if (sendPeers == null || iterationNanos == null) {
+            w.nullValue();
+            return;
+        }
+        w.beginArray();
+        for (int i = 0; i < sendPeers.length; i++) {
+            w.beginObject().name("peer").value(sendPeers[i]).name("writes").value(sendWrites[i]).name("mean_us")
+                    .fixed(sendNanos[i] / 1e3 / sendWrites[i], 3).endObject();
+        }
+        w.endArray();
+    }
+
+    /** Per ring step, the mean over the timed iterations in µs; null where the pattern has no ring steps. */
+    private void perStep(JsonWriter w, String name, long[] nanos) {
+        w.name(name);
+        if (nanos == null || iterationNanos == null) {
+            w.nullValue();
+            return;
+        }
+        w.beginArray();
+        for (long t : nanos) {
+            w.fixed(t / 1e3 / iterationNanos.length, 3);
+        }
+        w.endArray();
     }
 
     private void counters(JsonWriter w) {

@@ -108,12 +108,20 @@ public final class FabricWorker {
             for (int i = 0; i < o.warmup(); i++) {
                 iteration(plan, ring, ep, i);
             }
+            if (ring != null) {
+                ring.timed(true);
+            }
+            ep.resetWriteTimes();
             for (int i = 0; i < o.iters(); i++) {
                 long t0 = System.nanoTime();
                 iteration(plan, ring, ep, o.warmup() + i);
                 times[i] = System.nanoTime() - t0;
             }
+            result.linkSends(plan.peers, ep);
             if (ring != null) {
+                ring.timed(false);
+                result.stepWaitNanos = ring.waitNanos();
+                result.stepSendNanos = ring.sendNanos();
                 // One untimed iteration into a poisoned output: a chunk no transfer wrote cannot pass.
                 ring.poisonOutput();
                 ring.iteration();

@@ -47,6 +47,12 @@ final class RdmaEndpoint implements AutoCloseable {
     private final long[] remoteAddr;
     private final int[] remoteKey;
     private final int[] outstanding;
+    /** Per link, when each outstanding write was posted, oldest at {@link #oldest} (a QP completes in order); -1: a signal. */
+    private final long[][] postedAt;
+    private final int[] oldest;
+    /** Per link: data writes completed and the nanoseconds from their post to their completion (the peer's ACK). */
+    private final long[] writes;
+    private final long[] writeNanos;
     private final IntFifo[] imms;
     private final SendWorkRequests send = new SendWorkRequests(1, 1);
     private final RecvWorkRequests recv = new RecvWorkRequests(1, 1);
@@ -75,6 +81,10 @@ final class RdmaEndpoint implements AutoCloseable {
         remoteAddr = new long[n];
         remoteKey = new int[n];
         outstanding = new int[n];
+        postedAt = new long[n][SEND_DEPTH];
+        oldest = new int[n];
+        writes = new long[n];
+        writeNanos = new long[n];
         imms = new IntFifo[n];
         pd = dev.context().allocateProtectionDomain();
         CompletionQueue q = null;
@@ -163,6 +173,7 @@ final class RdmaEndpoint implements AutoCloseable {
         if (bytes > 0) {
             r.local(mr, from, (int) bytes);
         }
+        postedAt[link][(oldest[link] + outstanding[link]) % SEND_DEPTH] = bytes > 0 ? System.nanoTime() : -1;
         qps[link].postSend(send, 1);
         outstanding[link]++;
     }
@@ -190,6 +201,25 @@ final class RdmaEndpoint implements AutoCloseable {
         while (outstanding[link] > 0) {
             pollOrWait(deadline, link, "the completion of its writes");
         }
+    }
+
+    /** Starts the write times afresh (the timed iterations begin). */
+    void resetWriteTimes() {
+        java.util.Arrays.fill(writes, 0);
+        java.util.Arrays.fill(writeNanos, 0);
+    }
+
+    /** Data writes on {@code link} completed since {@link #resetWriteTimes()}. */
+    long writes(int link) {
+        return writes[link];
+    }
+
+    /**
+     * Nanoseconds from post to completion summed over those writes: the link's own time (its wire, the peer's NIC
+     * and ACK), read when this rank next polls, so a step's computation adds to every link alike.
+     */
+    long writeNanos(int link) {
+        return writeNanos[link];
     }
 
     /** Waits until every link's sends have completed. */
@@ -239,7 +269,13 @@ final class RdmaEndpoint implements AutoCloseable {
                 imms[link].add(wc.immData(i));
                 postRecv(link);
             } else {
+                long posted = postedAt[link][oldest[link]];
+                oldest[link] = (oldest[link] + 1) % SEND_DEPTH;
                 outstanding[link]--;
+                if (posted >= 0) {
+                    writes[link]++;
+                    writeNanos[link] += System.nanoTime() - posted;
+                }
             }
         }
         return got;

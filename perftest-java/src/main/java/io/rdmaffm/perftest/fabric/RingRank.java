@@ -35,6 +35,11 @@ final class RingRank {
     private final RingLinks links;
     private long rsSteps;
     private long credits;
+    /** Per step of an iteration, summed over the timed ones: waiting for the previous rank's data. */
+    private final long[] waitNanos;
+    /** Per step, summed over the timed ones: held on the sending side (credit or "ready", posting, completions). */
+    private final long[] sendNanos;
+    private boolean timed;
 
     RingRank(int rank, FabricPattern pattern, boolean reduce, RingLayout layout, MemorySegment mem, RingLinks links) {
         this.rank = rank;
@@ -44,6 +49,28 @@ final class RingRank {
         this.layout = layout;
         this.mem = mem;
         this.links = links;
+        int steps = n > 1 ? pattern.steps(n) : 0;
+        this.waitNanos = new long[steps];
+        this.sendNanos = new long[steps];
+    }
+
+    /** From now on (true) the iterations' per-step waits are added up; warm-up and the check's run are not. */
+    void timed(boolean on) {
+        timed = on;
+    }
+
+    /**
+     * Per step of an iteration (reduce-scatter's N - 1, then all-gather's), the nanoseconds summed over the timed
+     * iterations that this rank waited for its previous rank's data: the time the link into it (and everything
+     * upstream whose delay travels along the ring) held it up.
+     */
+    long[] waitNanos() {
+        return waitNanos.clone();
+    }
+
+    /** Per step, summed over the timed iterations: held on its own sending side (docs/fabric.md, per-link figures). */
+    long[] sendNanos() {
+        return sendNanos.clone();
     }
 
     /** (a mod N) for any int a. */
@@ -108,6 +135,7 @@ final class RingRank {
         for (int s = 0; s < n - 1; s++) {
             long g = rsSteps++;
             int slot = (int) (g & 1);
+            long t0 = System.nanoTime();
             while (credits + 2 <= g) {
                 int m = links.awaitNext();
                 expect(m, CREDIT, "a credit from rank " + mod(rank + 1));
@@ -115,7 +143,13 @@ final class RingRank {
             }
             int k = mod(rank - s);
             links.writeNext(s == 0 ? layout.in(k) : layout.out(k), c, layout.slot(slot), imm(RS_DATA, g));
+            long t1 = System.nanoTime();
             int got = links.awaitPrev();
+            if (timed) {
+                long w = System.nanoTime() - t1;
+                sendNanos[s] += t1 - t0;
+                waitNanos[s] += w;
+            }
             expect(got, RS_DATA, "reduce-scatter data from rank " + mod(rank - 1));
             int j = mod(rank - s - 1);
             if (reduce) {
@@ -123,7 +157,11 @@ final class RingRank {
             }
             links.signalPrev(imm(CREDIT, g));
         }
+        long t0 = System.nanoTime();
         links.awaitSends();
+        if (timed) {
+            sendNanos[n - 2] += System.nanoTime() - t0;
+        }
     }
 
     private void add(long a, long b, long to, long bytes) {
@@ -143,6 +181,8 @@ final class RingRank {
         if (!pattern.reduceScatter()) {
             MemorySegment.copy(mem, layout.input(), mem, layout.out(owner), c);
         }
+        int base = pattern.reduceScatter() ? n - 1 : 0;
+        long t0 = System.nanoTime();
         links.signalPrev(imm(READY, 0));
         for (;;) {
             int m = links.awaitNext();
@@ -156,9 +196,20 @@ final class RingRank {
         for (int s = 0; s < n - 1; s++) {
             int k = mod(owner - s);
             links.writeNext(layout.out(k), c, layout.out(k), imm(AG_DATA, s));
-            expect(links.awaitPrev(), AG_DATA, "all-gather data from rank " + mod(rank - 1));
+            long t1 = System.nanoTime();
+            int got = links.awaitPrev();
+            if (timed) {
+                long w = System.nanoTime() - t1;
+                sendNanos[base + s] += t1 - t0;
+                waitNanos[base + s] += w;
+            }
+            expect(got, AG_DATA, "all-gather data from rank " + mod(rank - 1));
+            t0 = System.nanoTime();
         }
         links.awaitSends();
+        if (timed) {
+            sendNanos[base + n - 2] += System.nanoTime() - t0;
+        }
     }
 
     /** Payload bytes this rank writes (and receives) per iteration. */

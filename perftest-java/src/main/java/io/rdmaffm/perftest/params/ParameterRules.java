@@ -348,6 +348,18 @@ public final class ParameterRules {
 
     /** perftest's {@code -s}: bytes, or with a K or M suffix (powers of 1024). */
     public static long parseSize(String s) {
+        return parseSize(s, false);
+    }
+
+    /**
+     * {@code fabric}'s and {@code fabric-worker}'s {@code -s}: perftest's sizes plus G (nccl-tests sweep to
+     * {@code -e 1G}); the one parser the driver and its workers share, so both read a size the same way.
+     */
+    public static long parseCollectiveSize(String s) {
+        return parseSize(s, true);
+    }
+
+    private static long parseSize(String s, boolean giga) {
         String t = s.trim();
         long mult = 1;
         if (t.endsWith("K") || t.endsWith("k")) {
@@ -356,12 +368,16 @@ public final class ParameterRules {
         } else if (t.endsWith("M") || t.endsWith("m")) {
             mult = 1024 * 1024;
             t = t.substring(0, t.length() - 1);
+        } else if (giga && (t.endsWith("G") || t.endsWith("g"))) {
+            mult = 1024 * 1024 * 1024;
+            t = t.substring(0, t.length() - 1);
         }
         long v;
         try {
-            v = Long.parseLong(t) * mult;
-        } catch (NumberFormatException e) {
-            throw new InvalidParameterException("invalid size '" + s + "' (bytes, or with a K or M suffix)");
+            v = Math.multiplyExact(Long.parseLong(t), mult);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new InvalidParameterException("invalid size '" + s + "' (bytes, or with a K" + (giga ? ", M or G"
+                    : " or M") + " suffix)");
         }
         require(v >= 1 && v <= MAX_SIZE, "size must be 1 .. " + MAX_SIZE + " bytes, not " + v);
         return v;

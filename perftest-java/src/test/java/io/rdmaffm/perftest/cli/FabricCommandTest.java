@@ -223,7 +223,7 @@ class FabricCommandTest {
                 + "|bisection)", "ring", "--hosts", "a,b");
         refused("fabric: error: --hosts: at least two hosts are needed (matrix, fabric), got 1 (a)", "alltoall",
                 "--hosts", "a");
-        refused("fabric: error: -s: invalid size '12Q' (bytes, or with a K or M suffix)", "alltoall", "--hosts", "a,b",
+        refused("fabric: error: -s: invalid size '12Q' (bytes, or with a K, M or G suffix)", "alltoall", "--hosts", "a,b",
                 "-s", "12Q");
     }
 

@@ -21,6 +21,9 @@ class FabricWorkerCommandTest {
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 --receiver 3|--receiver 3 is not in 0..2",
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 --threads 2|--threads 2: only 1 thread",
         "--pattern incast --ranks 3 --coordinator h:5000|--rank",
+        "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 -s 4X|-s: invalid size '4X' (bytes, or with a K, M or G suffix)",
+        "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 -s 2G|-s: size must be 1 .. 2147483647 bytes, not 2147483648",
+        "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 -s 99999999999999999G|-s: invalid size",
     })
     void badInputIsOneLineAndExitTwo(String args, String expected) {
         StringWriter err = new StringWriter();
@@ -33,5 +36,15 @@ class FabricWorkerCommandTest {
         String e = err.toString().strip();
         assertFalse(e.contains("\n"), "one line: " + e);
         assertTrue(e.startsWith("fabric-worker: error: ") && e.contains(expected), e);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"12K,12288", "3M,3145728", "1G,1073741824", "1g,1073741824", "4096,4096"})
+    void sizeTakesTheDriversSuffixes(String size, long bytes) {
+        FabricWorkerCommand c = new FabricWorkerCommand();
+        new picocli.CommandLine(c).parseArgs("--pattern", "allreduce", "--rank", "0", "--ranks", "2", "--coordinator",
+                "h:5000", "-s", size);
+        assertEquals(bytes, c.options().bytes());
+        assertEquals(bytes, io.rdmaffm.perftest.params.ParameterRules.parseCollectiveSize(size), "the driver's -s");
     }
 }

@@ -138,6 +138,19 @@ class FabricWorkerRdmaTest {
         }
     }
 
+    /** The result's link_send: one entry per peer written to, in order, each with its writes and a time. */
+    private static void linkSends(Map<String, Object> res, List<Integer> peers, long writes, String all) {
+        List<?> sends = (List<?>) res.get("link_send");
+        assertNotNull(sends, all);
+        assertEquals(peers.size(), sends.size(), "link_send " + sends);
+        for (int i = 0; i < peers.size(); i++) {
+            Map<?, ?> l = (Map<?, ?>) sends.get(i);
+            assertEquals(peers.get(i).longValue(), ((Number) l.get("peer")).longValue(), "link_send " + sends);
+            assertEquals(writes, ((Number) l.get("writes")).longValue(), "link_send " + sends);
+            assertTrue(((Number) l.get("mean_us")).doubleValue() > 0, "link_send " + sends);
+        }
+    }
+
     private static long num(Map<String, Object> result, String key) {
         Object v = result.get(key);
         assertNotNull(v, key + " is null");
@@ -193,7 +206,12 @@ class FabricWorkerRdmaTest {
             assertEquals(3L * 4 * 12288 / 3, num(res, "bytes_sent"), "3 iterations x 4 steps x one chunk");
             assertTrue(delta(res, "hw_counters/rcvd_pkts") > 0, all);
             assertTrue(delta(res, "hw_counters/sent_pkts") > 0, all);
-            System.out.println("rank " + r + " time_us " + res.get("time_us"));
+            // Per step waits and the one data link's write times (docs/fabric.md, "A slow link").
+            assertEquals(4, ((List<?>) res.get("step_wait_us")).size(), all);
+            assertEquals(4, ((List<?>) res.get("step_send_us")).size(), all);
+            linkSends(res, List.of((r + 1) % RANKS), 3 * 4, all);
+            System.out.println("rank " + r + " time_us " + res.get("time_us") + " step_wait_us "
+                    + res.get("step_wait_us") + " link_send " + res.get("link_send"));
         }
         assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
     }
@@ -222,6 +240,11 @@ class FabricWorkerRdmaTest {
                     assertEquals(2L * 3 * 4096, sent, pattern + " rank " + r);
                 }
                 assertNull(res.get("wrong"), "no check for " + pattern);
+                assertNull(res.get("step_wait_us"), "no ring steps in " + pattern);
+                int me = r;
+                List<Integer> peers = pattern.equals("incast") ? (r == 0 ? List.of() : List.of(0))
+                        : java.util.stream.IntStream.range(0, RANKS).filter(q -> q != me).boxed().toList();
+                linkSends(res, peers, 3, rank.all());
                 assertTrue(delta(res, "hw_counters/rcvd_pkts") > 0, rank.all());
             }
         }

@@ -35,7 +35,8 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "RUN.json",
             description = "Run documents, or glob patterns such as 'runs/*.json'; plotted together, in this order. "
-                    + "A matrix document (matrix --json) is drawn as a heat map.")
+                    + "A matrix document (matrix --json) is drawn as a heat map; fabric documents (fabric --json)"
+                    + " as busbw against size with each run's counters and verdicts.")
     List<String> runs;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "report.html",
@@ -62,15 +63,18 @@ public final class ReportCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--sizes wants message sizes in bytes, got " + s);
             }
         }
-        if (in.matrices().isEmpty() && docs.stream().allMatch(d -> d.rows().isEmpty())) {
+        if (in.matrices().isEmpty() && in.fabrics().isEmpty() && docs.stream().allMatch(d -> d.rows().isEmpty())) {
             // A report of no figures would be an empty page that looks like a result.
             throw new IllegalArgumentException("nothing to report: " + (docs.size() == 1 ? "the run has" : "the runs have")
                     + " no rows (a run that failed before its first row writes none)");
         }
-        String html = ReportPage.render(title, docs, new LinkedHashSet<>(sizes), in.matrices());
+        String html = ReportPage.render(title, docs, new LinkedHashSet<>(sizes), in.matrices(), in.fabrics());
         PrintWriter out = spec.commandLine().getOut();
         if (RunFiles.write(output, html)) {
-            out.println("report: wrote " + output + " (" + what(docs.size(), in.matrices().size()) + ")");
+            String fabric = in.fabrics().size() + (in.fabrics().size() == 1 ? " fabric run" : " fabric runs");
+            out.println("report: wrote " + output + " (" + (in.fabrics().isEmpty() ? what(docs.size(),
+                    in.matrices().size()) : docs.isEmpty() && in.matrices().isEmpty() ? fabric
+                    : what(docs.size(), in.matrices().size()) + ", " + fabric) + ")");
         } else {
             out.print(html);
         }

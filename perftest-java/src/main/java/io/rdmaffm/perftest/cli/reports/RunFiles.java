@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.cli.reports;
 
+import io.rdmaffm.perftest.report.model.FabricDocument;
 import io.rdmaffm.perftest.report.model.MatrixDocument;
 import io.rdmaffm.perftest.report.model.RunDocument;
 import io.rdmaffm.perftest.report.model.RunReader;
@@ -37,22 +38,25 @@ final class RunFiles {
     }
 
     /** The files of {@code report}: run documents and matrix documents, each in argument order. */
-    record Inputs(List<RunDocument> runs, List<MatrixDocument> matrices) {
+    record Inputs(List<RunDocument> runs, List<MatrixDocument> matrices, List<FabricDocument> fabrics) {
     }
 
     /** As {@link #read}, also taking matrix documents ({@code rdma-ffm.matrix/1}) that {@code report} draws. */
     static Inputs readRunsAndMatrices(List<String> args) {
         List<RunDocument> runs = new ArrayList<>();
         List<MatrixDocument> matrices = new ArrayList<>();
+        List<FabricDocument> fabrics = new ArrayList<>();
         for (Path p : expand(args)) {
             Object parsed = Files.isRegularFile(p) ? parseOrNull(p) : null;
             if (MatrixDocument.isMatrix(parsed)) {
                 matrices.add(MatrixDocument.of(p.toString(), parsed));
+            } else if (FabricDocument.isFabric(parsed)) {
+                fabrics.add(FabricDocument.of(p.toString(), parsed));
             } else {
                 runs.add(RunReader.read(p)); // says what is wrong with a file that is neither
             }
         }
-        return new Inputs(runs, matrices);
+        return new Inputs(runs, matrices, fabrics);
     }
 
     private static Object parseOrNull(Path p) {

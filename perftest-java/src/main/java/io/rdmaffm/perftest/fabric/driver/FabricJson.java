@@ -9,6 +9,9 @@ import java.util.Map;
  * verdicts, and every rank's result object embedded as the worker wrote it (docs/fabric-contract.md).
  */
 public final class FabricJson {
+    /** What {@code report} recognizes the document by (report.model.FabricDocument). */
+    public static final String SCHEMA = "rdma-ffm.fabric/1";
+
     private FabricJson() {
     }
 
@@ -19,6 +22,7 @@ public final class FabricJson {
         Pattern p = q.pattern();
         JsonWriter w = JsonWriter.pretty();
         w.beginObject();
+        w.name("schema").value(SCHEMA);
         w.name("command").value("fabric");
         w.name("pattern").value(p.cli());
         w.name("request").beginObject()
@@ -32,6 +36,7 @@ public final class FabricJson {
                 .name("expect").value(q.expect().cli())
                 .name("priority").value(q.priority())
                 .name("min_percent").value(Double.isNaN(q.minPercent()) ? null : q.minPercent())
+                .name("slow_link_factor").value(q.slowLinkFactor())
                 .name("port").value(q.port())
                 .name("launcher").value(q.hosts().launcher().name().toLowerCase(java.util.Locale.ROOT))
                 .endObject();
@@ -67,6 +72,22 @@ public final class FabricJson {
                     .name("wrong").value("sum over ranks of their wrong elements")
                     .name("expected_busbw_GBps").value(f.expectedFrom())
                     .endObject()
+                    .endObject();
+        }
+        w.endArray();
+        w.name("links").beginArray();
+        for (LinkFigure l : o.links()) {
+            w.beginObject()
+                    .name("rail").value(l.rail())
+                    .name("from_rank").value(l.from())
+                    .name("to_rank").value(l.to())
+                    .name("from").value(l.fromWhere())
+                    .name("to").value(l.toWhere())
+                    .name("send_us").value(l.sendUs())
+                    .name("writes").value(l.writes())
+                    .name("wait_us").value(l.waitUs())
+                    .name("provenance").value("send_us: the writer's link_send mean_us (post to completion, timed"
+                            + " iterations); wait_us: ring patterns, the receiver's mean step_wait_us")
                     .endObject();
         }
         w.endArray();

@@ -9,16 +9,18 @@ import java.util.List;
  * @param plan     what ran
  * @param ranks    each rank's end, in plan order
  * @param figures  per rail
+ * @param links    the ring links' figures, every rail's (empty for patterns without a ring)
  * @param verdicts every rule, judged or not
  * @param localize the matrix command line to run next, or null when nothing is wrong
  */
 public record FabricOutcome(FabricPlan plan, List<RankResult> ranks, List<RailFigures> figures,
-        List<Verdict> verdicts, String localize) {
+        List<LinkFigure> links, List<Verdict> verdicts, String localize) {
 
     /** Copies the lists. */
     public FabricOutcome {
         ranks = List.copyOf(ranks);
         figures = List.copyOf(figures);
+        links = List.copyOf(links);
         verdicts = List.copyOf(verdicts);
     }
 

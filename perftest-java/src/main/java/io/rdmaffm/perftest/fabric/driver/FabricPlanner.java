@@ -96,6 +96,9 @@ public final class FabricPlanner {
         if (!Double.isNaN(o.minPercent()) && !(o.minPercent() > 0 && o.minPercent() <= 100)) {
             throw new MatrixInputException("--min-percent must be within 0..100, got " + o.minPercent());
         }
+        if (!(o.slowLinkFactor() > 1) || Double.isInfinite(o.slowLinkFactor())) {
+            throw new MatrixInputException("--slow-link-factor must be above 1, got " + o.slowLinkFactor());
+        }
         if (o.port() < 1 || o.port() > 65535) {
             throw new MatrixInputException("invalid --port " + o.port());
         }

@@ -61,6 +61,14 @@ public final class FabricReport {
             b.append("\ncounters (after - before):\n");
             counters.forEach(l -> b.append(l).append('\n'));
         }
+        if (!o.links().isEmpty()) {
+            b.append("\nlinks (timed iterations; write: post to completion; wait: the receiver's mean ring-step wait):\n");
+            for (LinkFigure l : o.links()) {
+                b.append(String.format(Locale.ROOT, "  rail %d: %s (rank %d -> %d): write %s us x %d%s%n", l.rail(),
+                        l.name(), l.from(), l.to(), num(l.sendUs(), 3), l.writes(), l.waitUs() == null ? ""
+                        : ", wait " + num(l.waitUs(), 3) + " us"));
+            }
+        }
         b.append('\n');
         for (Verdict v : o.verdicts()) {
             b.append(v.line()).append('\n');

@@ -27,9 +27,13 @@ public final class FabricVerdicts {
     /** The outcome of a run from its ranks' ends. */
     public static FabricOutcome judge(FabricPlan plan, List<RankResult> ranks) {
         List<RailFigures> figures = new ArrayList<>();
+        List<List<LinkFigure>> links = new ArrayList<>();
         for (int rail = 0; rail < plan.rails(); rail++) {
             int r = rail;
-            figures.add(figures(plan, ranks.stream().filter(x -> x.rank().rail() == r).toList()));
+            List<RankResult> of = ranks.stream().filter(x -> x.rank().rail() == r)
+                    .sorted(java.util.Comparator.comparingInt(x -> x.rank().rank())).toList();
+            figures.add(figures(plan, of));
+            links.add(SlowLinks.figures(plan, of));
         }
         List<Verdict> v = new ArrayList<>();
         failures(ranks, v);
@@ -37,8 +41,12 @@ public final class FabricVerdicts {
         loss(plan, ranks, v);
         congestion(plan, ranks, v);
         busbw(plan, figures, v);
+        for (int rail = 0; rail < plan.rails(); rail++) {
+            int r = rail;
+            SlowLinks.judge(plan, rail, ranks.stream().filter(x -> x.rank().rail() == r).toList(), links.get(rail), v);
+        }
         String localize = localize(plan, v);
-        return new FabricOutcome(plan, ranks, figures, v, localize);
+        return new FabricOutcome(plan, ranks, figures, links.stream().flatMap(List::stream).toList(), v, localize);
     }
 
     /** One rail's figures (§5). */

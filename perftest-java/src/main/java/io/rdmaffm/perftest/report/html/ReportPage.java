@@ -1,5 +1,6 @@
 package io.rdmaffm.perftest.report.html;
 
+import io.rdmaffm.perftest.report.model.FabricDocument;
 import io.rdmaffm.perftest.report.model.MatrixDocument;
 import io.rdmaffm.perftest.report.model.RunDocument;
 import java.util.ArrayList;
@@ -66,7 +67,18 @@ public final class ReportPage {
      */
     public static String render(String title, List<RunDocument> runs, Set<Long> named,
             List<MatrixDocument> matrices) {
-        if (runs.isEmpty() && matrices.isEmpty()) {
+        return render(title, runs, named, matrices, List.of());
+    }
+
+    /**
+     * As {@link #render(String, List, Set, List)}, with fabric documents: busbw against size, then each one's
+     * counters per host and verdicts, after the matrices.
+     *
+     * @param fabrics fabric documents ({@code rdma-perftest fabric --json}); runs may be empty when there is one
+     */
+    public static String render(String title, List<RunDocument> runs, Set<Long> named,
+            List<MatrixDocument> matrices, List<FabricDocument> fabrics) {
+        if (runs.isEmpty() && matrices.isEmpty() && fabrics.isEmpty()) {
             throw new IllegalArgumentException("no runs to report");
         }
         StringBuilder matrixPart = new StringBuilder();
@@ -76,10 +88,25 @@ public final class ReportPage {
                 matrixPart.append(MatrixHeatMap.html("matrix-" + (i + 1), matrices.get(i)));
             }
         }
+        if (!fabrics.isEmpty()) {
+            matrixPart.append("<h2 id=\"fabric\">Fabric</h2>\n");
+            SvgPlot busbw = FabricSection.busbw(fabrics);
+            if (busbw != null) {
+                matrixPart.append("<div class=\"plots\">\n").append(busbw.render()).append("</div>\n");
+            }
+            for (int i = 0; i < fabrics.size(); i++) {
+                matrixPart.append(FabricSection.html("fabric-" + (i + 1), fabrics.get(i)));
+            }
+        }
         if (runs.isEmpty()) {
-            return HtmlPage.page(title == null ? "rdma-perftest report: matrix" : title, matrices.size()
-                    + (matrices.size() == 1 ? " matrix" : " matrices") + ". Bandwidth in Gb/s (10<sup>9</sup> "
-                    + "bit/s). Made by <code>rdma-perftest report</code>.", matrixPart.toString());
+            String what = matrices.isEmpty() ? "" : matrices.size() + (matrices.size() == 1 ? " matrix" : " matrices")
+                    + ". Bandwidth in Gb/s (10<sup>9</sup> bit/s). ";
+            if (!fabrics.isEmpty()) {
+                what += fabrics.size() + (fabrics.size() == 1 ? " fabric run" : " fabric runs") + ": busbw in GB/s"
+                        + " (10<sup>9</sup> B/s, as nccl-tests). ";
+            }
+            return HtmlPage.page(title == null ? "rdma-perftest report: " + (matrices.isEmpty() ? "fabric" : "matrix")
+                    : title, what + "Made by <code>rdma-perftest report</code>.", matrixPart.toString());
         }
         List<PlotRun> labelled = label(runs);
         List<PlotElement> plots = RunPlots.all(labelled, named);
