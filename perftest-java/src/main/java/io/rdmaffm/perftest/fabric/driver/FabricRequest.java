@@ -22,13 +22,14 @@ import java.nio.file.Path;
  * @param expect     what the fabric is set up to do under congestion
  * @param priority   the lossless priority whose pause and discard counters are judged, null for none
  * @param minPercent flag a busbw below this percent of the expected, NaN off
+ * @param lossOutliers the {@code loss-outlier} rule's parameters ({@code --loss-outlier})
  * @param json       the JSON document to write, or null
  * @param csv        the CSV to write, or null
  * @param port       the coordinator's TCP port (rail i uses port + i)
  */
 public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, int iters, int warmup, boolean reduce,
-        String receiver, int threads, Expect expect, Integer priority, double minPercent, Path json, Path csv,
-        int port) {
+        String receiver, int threads, Expect expect, Integer priority, double minPercent, LossOutliers.Rule lossOutliers,
+        Path json, Path csv, int port) {
 
     /** @return a builder holding the command's defaults (the worker's, docs/fabric-contract) */
     public static Builder builder() {
@@ -49,6 +50,7 @@ public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, in
         public Expect expect = Expect.NONE;
         public Integer priority;
         public double minPercent = Double.NaN;
+        public LossOutliers.Rule lossOutliers = LossOutliers.Rule.DEFAULT;
         public Path json;
         public Path csv;
         public int port = 18515;
@@ -60,7 +62,7 @@ public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, in
         public FabricRequest build() {
             hosts.basePort = port;
             return new FabricRequest(hosts.build(), pattern, bytes, iters, warmup, reduce, receiver, threads, expect,
-                    priority, minPercent, json, csv, port);
+                    priority, minPercent, lossOutliers, json, csv, port);
         }
     }
 }

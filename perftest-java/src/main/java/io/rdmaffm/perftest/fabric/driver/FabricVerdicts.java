@@ -35,6 +35,7 @@ public final class FabricVerdicts {
         failures(ranks, v);
         wrong(plan, ranks, v);
         loss(plan, ranks, v);
+        LossOutliers.judge(plan, ranks, v);
         congestion(plan, ranks, v);
         busbw(plan, figures, v);
         String localize = localize(plan, v);
