@@ -111,25 +111,23 @@ for case in "${cases[@]}"; do
 		;;
 	kill)
 		JDK_JAVA_OPTIONS=-XX:TieredStopAtLevel=1 timeout 600 bin/rdma-perftest fabric allreduce --device rxe0 -s 48K \
-			--listen-timeout "$JOIN" --test-timeout "$STEP" --iters 100000 --hosts rxe-host1,rxe-host2,rxe-host3 \
+			--listen-timeout "$JOIN" --test-timeout "$STEP" --iters 400 --hosts rxe-host1,rxe-host2,rxe-host3 \
 			--tool-path "$tool" --json "$out/kill.json" > "$out/kill.txt" 2>&1 &
 		driver=$!
 		start=$(date +%s.%N)
-		victim=""
-		for i in $(seq 1 120); do
-			if [ "$(qps rxe-host3)" -gt "${before[rxe-host3]}" ] && [ "$(qps rxe-host1)" -gt "${before[rxe-host1]}" ]; then
-				victim=$(on rxe-host3 "pgrep -f '$WORKER'")
-				break
-			fi
-			sleep 1
-		done
+		# One ssh session on rxe-host3 that waits for its worker's QPs (the collective under way), then SIGKILLs
+		# it 2 s later and prints its pid: polling from here costs an ssh per look, seconds each under TCG.
+		victim=$(on rxe-host3 "for i in \$(seq 1 600); do
+				n=\$(rdma resource show qp | grep -c 'link rxe0/.*lqpn')
+				p=\$(pgrep -f '$WORKER')
+				if [ \"\$n\" -gt ${before[rxe-host3]} ] && [ -n \"\$p\" ]; then sleep 2; kill -KILL \$p && echo \$p; exit 0; fi
+				sleep 0.5
+			done")
+		killed=$(date +%s.%N)
 		if [ -z "$victim" ]; then
 			fail "rxe-host3's worker never had its QPs"
 			kill "$driver"
 		else
-			sleep 3
-			on rxe-host3 "kill -KILL $victim"
-			killed=$(date +%s.%N)
 			say "kill: SIGKILL to rxe-host3's worker (pid $victim) $(printf %.1f "$(echo "$killed - $start" | bc)") s after the start"
 		fi
 		wait "$driver"
