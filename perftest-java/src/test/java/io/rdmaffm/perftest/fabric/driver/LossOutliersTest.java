@@ -11,9 +11,10 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * The loss-outlier rule on counter sets recorded across three Soft-RoCE VMs (scripts/vm/fabric-faults.sh): the
- * emulated segment's own loss, which makes every host retransmit a little, names no host; netem loss on one
- * host's eth0 names that host and no other. Then the rule's edges on made-up sets.
+ * The loss-outlier rule. The emulated segment's own loss, which makes every host retransmit a little, is the
+ * counter set recorded in docs/fabric.md's three-VM all-reduce (completer_retry_err +6, +4, +2): it names no host.
+ * The one-host outlier and the edges are made-up sets: the netem run of scripts/vm/fabric-faults.sh has not yet
+ * given a recorded set (see docs/fabric.md), which should replace the made-up outlier once it has.
  */
 class LossOutliersTest {
     /** Allreduce of 12 KiB, 3 iterations, no netem (docs/fabric.md's run): completer_retry_err +6, +4, +2. */
