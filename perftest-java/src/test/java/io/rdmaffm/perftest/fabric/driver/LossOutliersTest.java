@@ -19,6 +19,21 @@ import org.junit.jupiter.api.Test;
 class LossOutliersTest {
     /** Allreduce of 12 KiB, 3 iterations, no netem (docs/fabric.md's run): completer_retry_err +6, +4, +2. */
     private static final long[][] BASELINE_12K = {{6, 0}, {4, 0}, {2, 0}};
+    /**
+     * Allreduce of 48 KiB, 8 iterations, no netem (scripts/vm/fabric-faults.sh's baseline, 7 Dec 2026; 524,288 B
+     * sent per rank): completer_retry_err +23, +27, +16, every one above the default minimum of 20.
+     */
+    private static final long[][] BASELINE_48K = {{23, 0}, {27, 0}, {16, 0}};
+
+    @Test
+    void theLongerBaselinePastTheMinimumCountStillNamesNoHost() {
+        FabricPlan p = plan(49152, b -> { });
+        List<Verdict> v = FabricVerdicts.judge(p, recorded(p, 524288, BASELINE_48K)).verdicts();
+        Verdict rule = v.stream().filter(x -> x.rule().equals(LossOutliers.RULE)).findFirst().orElseThrow();
+        assertEquals(Verdict.Level.OK, rule.level(), v.toString());
+        assertTrue(rule.message().startsWith("no rank's retransmissions stand out of 3 (most: rxe-host2/rxe0, 27, 54.0"
+                + " per MiB sent"), rule.message());
+    }
 
     @Test
     void theEmulatedSegmentsOwnLossNamesNoHost() {
