@@ -112,7 +112,8 @@ for stage in "${stages[@]}"; do
 		;;
 	matrix)
 		# Its own three guests, so that the two-host tests above run exactly as before. Short: one all-pairs
-		# matrix with a guest's link down, and one fabric all-reduce of 12 KiB across the three (its bound: 240 s).
+		# matrix with a guest's link down, one fabric all-reduce of 12 KiB across the three (its bound: 240 s), and
+		# one fabric run with a host that never joins (join timeout 20 s; about 60 s on an idle host).
 		run_stage matrix "$SCRIPT_DIR/rxe-vms.sh" --vms 3 --timeout 900 -- env MAVEN_OPTS=-XX:TieredStopAtLevel=1 \
 			"${MVN[@]}" -o surefire:test -pl perftest-java -am -Dtest='CrossHostMatrix*,CrossHostFabric*' \
 			-Dsurefire.failIfNoSpecifiedTests=false -Drdma.groups=multihost -Drdma.excludedGroups=

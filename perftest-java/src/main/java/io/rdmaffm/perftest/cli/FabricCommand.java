@@ -18,6 +18,7 @@ import io.rdmaffm.perftest.fabric.driver.FabricReport;
 import io.rdmaffm.perftest.fabric.driver.FabricRequest;
 import io.rdmaffm.perftest.fabric.driver.FabricRun;
 import io.rdmaffm.perftest.fabric.driver.FabricVerdicts;
+import io.rdmaffm.perftest.fabric.driver.LossOutliers;
 import io.rdmaffm.perftest.fabric.driver.Pattern;
 import io.rdmaffm.perftest.fabric.driver.RankResult;
 import io.rdmaffm.perftest.health.AtomicFiles;
@@ -127,6 +128,10 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = "--slow-link-factor", paramLabel = "X", description = "Flag a link whose mean"
             + " write time is above X times the other links' median (docs/fabric.md). Default: 3.")
     Double slowLinkFactor;
+    @Option(names = "--loss-outlier", paramLabel = "FACTOR[,MIN]", description = "Name the host whose"
+            + " retransmissions per MiB sent are at least FACTOR times the other ranks' median, and at least MIN in"
+            + " all (its link loses packets; every host retransmitting a little is the loss rule's). Default: 4,20.")
+    String lossOutlier;
 
     @Option(names = "--port", paramLabel = "PORT", description = "The coordinator's TCP port on the first host (rail"
             + " i: PORT + i). Default: 18515.")
@@ -246,6 +251,14 @@ public final class FabricCommand implements Callable<Integer> {
         f.priority = priority;
         f.minPercent = minPercent == null ? Double.NaN : minPercent;
         f.slowLinkFactor = slowLinkFactor == null ? f.slowLinkFactor : slowLinkFactor;
+        if (lossOutlier != null) {
+            try {
+                f.lossOutliers = LossOutliers.Rule.parse(lossOutlier);
+            } catch (IllegalArgumentException e) {
+                throw new MatrixInputException("--loss-outlier: " + io.rdmaffm.perftest.cluster.Names.printable(
+                        e.getMessage()));
+            }
+        }
         f.port = port == null ? f.port : port;
         outputFiles.check();
         f.json = outputFiles.json;

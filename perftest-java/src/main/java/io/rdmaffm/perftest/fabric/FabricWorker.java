@@ -26,6 +26,8 @@ import java.util.function.BooleanSupplier;
  * deregistered, the coordinator is told (it aborts the others naming this rank), and the exit status is 2.
  */
 public final class FabricWorker {
+    /** How long past the coordinator's join deadline a rank waits for its answer (the table or an ABORT). */
+    private static final long TABLE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** How long after END the counters are read again: the sysfs hw_counters cache (lifespan) is 10 ms. */
     static final long AFTER_MILLIS = 12;
 
@@ -68,7 +70,13 @@ public final class FabricWorker {
             long joinDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(o.joinTimeoutS());
             client = CoordinatorClient.connect(o.coordinatorHost(), o.coordinatorPort(), o.rank(), hostName,
                     joinDeadline, interrupted);
-            List<String> hosts = client.table(o.ranks(), joinDeadline);
+            // Once connected, the coordinator is up and answers by its own join deadline (at most the join timeout
+            // from now) with the table or an ABORT naming the ranks that never joined: wait for that answer a little
+            // past it, so that the one who knows who is missing speaks first (a rank whose JVM started before the
+            // coordinator's would otherwise give up first, saying only that no table came).
+            long tableDeadline = Math.max(joinDeadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(o.joinTimeoutS()))
+                    + TABLE_GRACE_NANOS;
+            List<String> hosts = client.table(o.ranks(), tableDeadline);
             log.println("fabric-worker rank " + o.rank() + ": " + o.ranks() + " ranks joined");
 
             String name = o.device() != null ? o.device() : firstDevice();

@@ -161,17 +161,21 @@ class FabricCommandTest {
         String out = r.out();
         System.out.print(out);
         assertEquals(2, r.code(), out + r.err());
-        // The deadline: connect 1 + join 1 + test 1 + grace 15 s, then the hung worker is stopped by its pid.
+        // Not the deadline (connect 1 + join 1 + test 1 + grace 15 s): the hung worker is stopped by its pid 10 s
+        // after every other rank ended in failure.
         assertTrue(seconds < 30, seconds + " s");
         assertTrue(out.contains("  node01/rxe0 rank 0 member: 1000.00 us mean"), out);
         assertTrue(out.contains("failed: RUN_FAILED: node01/rxe0: run failed: rank 0 on node01: aborted: rank 2 never"
-                + " joined (a consequence; the cause: node02, node03, node04)"), out);
+                + " joined (a consequence; the cause: node02, node03)"), out);
         assertTrue(out.contains("failed: NO_RESULT: node02/rxe0: no result: rank 1 on node02 exited 2 without a result"
                 + " line: fabric-worker: lost the coordinator"), out);
         assertTrue(out.contains("failed: UNREACHABLE: node03/rxe0: unreachable: ssh to node03 failed (exit 255): ssh:"
                 + " connect to host node03 port 22: Connection timed out"), out);
-        assertTrue(out.contains("failed: STALLED: node04/rxe0: stalled: rank 3 on node04: no result within 18 s"
-                + " (stopped by pid)"), out);
+        // Every other rank had ended in failure, none naming rank 3: node04 is stopped 10 s after the last of them,
+        // not at the deadline, as a consequence.
+        assertTrue(out.contains("failed: STALLED: node04/rxe0: stalled: rank 3 on node04 still ran when every other"
+                + " rank had ended in failure (stopped by pid 10 s after the last of them) (a consequence; the cause:"
+                + " node02, node03)"), out);
         assertTrue(out.contains("to localize: rdma-perftest matrix --hosts node01,node02,node03,node04 --device rxe0"),
                 out);
         // The table has no figure made from part of the collective.
@@ -187,6 +191,32 @@ class FabricCommandTest {
             }
             assertFalse(handle.isPresent() && handle.get().isAlive(), "hung worker " + pid + " still runs");
         }
+    }
+
+    @Test
+    void aHostThatNeverJoinsIsNamedAndStoppedOnceTheOthersGaveUp() throws Exception {
+        FakeCluster c = cluster();
+        c.mark("stall-node03", "");
+        c.mark("peerfail", "");
+        long start = System.nanoTime();
+        // A join timeout of 60 s and a test timeout of 60 s: the driver's deadline (136 s) is not what ends it.
+        Run r = run(x -> x.runner = c.firstOnPath(), "fabric", "allreduce", "--hosts", "node01,node02,node03",
+                "--device", "rxe0", "--tool-path", worker().toString(), "-s", "12K", "--connect-timeout", "1",
+                "--listen-timeout", "60", "--test-timeout", "60");
+        double seconds = (System.nanoTime() - start) / 1e9;
+        String out = r.out();
+        System.out.print(out);
+        assertEquals(2, r.code(), out + r.err());
+        assertTrue(seconds < 10 + 15, seconds + " s");
+        assertTrue(out.contains("failed: STALLED: node03/rxe0: stalled: rank 2 on node03 never joined; it still ran"
+                + " when every other rank had ended in failure, their errors naming it (stopped by pid 10 s after the"
+                + " last of them)"), out);
+        for (String h : List.of("node01", "node02")) {
+            assertTrue(out.contains("on " + h + ": aborted: rank 2 never joined (a consequence; the cause: node03)"),
+                    out);
+        }
+        assertTrue(c.calls().stream().anyMatch(l -> l.matches("ssh .* -- node03 sh -c 'kill -TERM")),
+                c.calls().toString());
     }
 
     @Test
@@ -219,6 +249,10 @@ class FabricCommandTest {
                 "rxe0", "--receiver", "zz");
         refused("fabric: error: --expect must be none, pfc or dcqcn, got 'lossy'", "incast", "--hosts", "a,b",
                 "--expect", "lossy");
+        refused("fabric: error: --loss-outlier: the factor must be a number above 1, got 1.0", "allreduce", "--hosts",
+                "a,b,c", "--device", "rxe0", "-s", "12K", "--loss-outlier", "1");
+        refused("fabric: error: --loss-outlier: expected FACTOR or FACTOR,MIN (e.g. 4,20), got '4;20'", "allreduce",
+                "--hosts", "a,b,c", "--device", "rxe0", "-s", "12K", "--loss-outlier", "4;20");
         refused("fabric: error: unknown pattern 'ring' (one of allreduce|allgather|reducescatter|incast|alltoall"
                 + "|bisection)", "ring", "--hosts", "a,b");
         refused("fabric: error: --hosts: at least two hosts are needed (matrix, fabric), got 1 (a)", "alltoall",

@@ -82,6 +82,68 @@ class CrossHostFabricRdmaTest {
         assertTrue(run.out().contains("ok: #wrong: 0 elements wrong on 3 ranks"), run.out());
     }
 
+    /**
+     * A host that never joins (issue 28 §4): the tool on rxe-host3 only sleeps, as a worker blocked before it
+     * reaches the coordinator would. The other two ranks give up at their join timeout, the driver stops the
+     * sleeper once every other rank has ended in failure, and every failed line names rxe-host3; nothing is left
+     * running on any host and no QP is left behind. The other fault cases (kill mid-collective, an unreachable
+     * host, netem loss on one host) run in scripts/fabric-vms.sh.
+     */
+    @Test
+    void aHostThatNeverJoinsIsNamedByEveryRankWithinTheJoinTimeout() throws Exception {
+        MatrixOnVms vms = new MatrixOnVms(dir);
+        List<RemoteHost> hosts = vms.hosts.stream().map(RemoteHost::new).toList();
+        List<Integer> qpsBefore = new ArrayList<>();
+        for (RemoteHost h : hosts) {
+            assertEquals(0, workers(h), h.name + " runs a fabric worker before the test");
+            qpsBefore.add(queuePairs(h, vms.device));
+        }
+        String blocked = vms.hosts.get(2);
+        Path tool = vms.tool.resolveSibling("rdma-perftest-nojoin");
+        Files.writeString(tool, "#!/bin/sh\n[ \"$(hostname)\" = " + blocked + " ] && exec sleep 600\nexec " + vms.tool
+                + " \"$@\"\n");
+        Files.setPosixFilePermissions(tool, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path json = dir.resolve("nojoin.json");
+        int join = 20;
+        CommandLine run = run(List.of("fabric", "allreduce", "--hosts", String.join(",", vms.hosts), "--device",
+                vms.device, "--tool-path", tool.toString(), "-s", "12K", "--iters", "3", "--json", json.toString(),
+                "--listen-timeout", Integer.toString(join), "--test-timeout", "90"));
+        assertEquals(2, run.code(), run.out() + run.err());
+        // Two JVM starts in the guests (tens of seconds), the join timeout, the driver's 10 s grace; the driver's
+        // own deadline (connect + join + test + grace, 135 s) must not be what ended it.
+        assertTrue(run.seconds() < 125, run.seconds() + " s");
+        List<String> failed = run.out().lines().filter(l -> l.startsWith("failed: ")).toList();
+        assertEquals(3, failed.size(), run.out());
+        assertTrue(failed.stream().allMatch(l -> l.contains(blocked)), run.out());
+        assertTrue(run.out().contains("failed: STALLED: " + blocked + "/" + vms.device + ": stalled: rank 2 on " + blocked
+                + " never joined"), run.out());
+        Map<?, ?> doc = (Map<?, ?>) Json.parse(Files.readString(json));
+        assertEquals(2.0, doc.get("exit_code"));
+        for (int i = 0; i < hosts.size(); i++) {
+            RemoteHost h = hosts.get(i);
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while ((workers(h) > 0 || queuePairs(h, vms.device) != qpsBefore.get(i)) && System.nanoTime() < deadline) {
+                Thread.sleep(1000);
+            }
+            assertEquals(0, workers(h), "a fabric worker still runs on " + h.name);
+            assertEquals(qpsBefore.get(i), queuePairs(h, vms.device), "QPs left on " + h.name);
+        }
+        assertEquals("0", hosts.get(2).run(30, List.of("sh", "-c", "pgrep -c -f '^sleep 600$'; true")).strip(),
+                "the sleeper still runs on " + blocked);
+    }
+
+    /** The fabric workers' JVMs on {@code h} (the launchers' entry point; brackets keep pgrep off its shell). */
+    private static int workers(RemoteHost h) throws Exception {
+        return Integer.parseInt(h.run(30, List.of("sh", "-c", "pgrep -c -f '[c]li.(EarlyListen|Main) fabric-worker';"
+                + " true")).strip());
+    }
+
+    /** The QPs of {@code device} on {@code h} ({@code rdma resource show qp}: one line per QP). */
+    private static int queuePairs(RemoteHost h, String device) throws Exception {
+        String out = h.run(30, List.of("rdma", "resource", "show", "qp"));
+        return (int) out.lines().filter(l -> l.contains("link " + device + "/") && l.contains("lqpn")).count();
+    }
+
     private record CommandLine(int code, String out, String err, double seconds) {
     }
 

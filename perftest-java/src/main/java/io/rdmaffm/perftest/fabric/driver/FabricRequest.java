@@ -22,14 +22,15 @@ import java.nio.file.Path;
  * @param expect     what the fabric is set up to do under congestion
  * @param priority   the lossless priority whose pause and discard counters are judged, null for none
  * @param minPercent flag a busbw below this percent of the expected, NaN off
- * @param slowLinkFactor ring patterns: flag a link whose step wait exceeds this many times the others' median
+ * @param slowLinkFactor flag a link whose mean write time exceeds this many times the other links' median
+ * @param lossOutliers the {@code loss-outlier} rule's parameters ({@code --loss-outlier})
  * @param json       the JSON document to write, or null
  * @param csv        the CSV to write, or null
  * @param port       the coordinator's TCP port (rail i uses port + i)
  */
 public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, int iters, int warmup, boolean reduce,
-        String receiver, int threads, Expect expect, Integer priority, double minPercent, double slowLinkFactor, Path json, Path csv,
-        int port) {
+        String receiver, int threads, Expect expect, Integer priority, double minPercent, double slowLinkFactor,
+        LossOutliers.Rule lossOutliers, Path json, Path csv, int port) {
 
     /** @return a builder holding the command's defaults (the worker's, docs/fabric-contract) */
     public static Builder builder() {
@@ -51,6 +52,7 @@ public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, in
         public Integer priority;
         public double minPercent = Double.NaN;
         public double slowLinkFactor = 3.0;
+        public LossOutliers.Rule lossOutliers = LossOutliers.Rule.DEFAULT;
         public Path json;
         public Path csv;
         public int port = 18515;
@@ -62,7 +64,7 @@ public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, in
         public FabricRequest build() {
             hosts.basePort = port;
             return new FabricRequest(hosts.build(), pattern, bytes, iters, warmup, reduce, receiver, threads, expect,
-                    priority, minPercent, slowLinkFactor, json, csv, port);
+                    priority, minPercent, slowLinkFactor, lossOutliers, json, csv, port);
         }
     }
 }

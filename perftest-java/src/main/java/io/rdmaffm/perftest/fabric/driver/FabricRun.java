@@ -25,6 +25,9 @@ import java.util.Map;
  * the matrix's does. The driver never speaks the workers' coordinator protocol.
  */
 public final class FabricRun {
+    /** How long a rank may outlive every other rank's failure before it is stopped ({@link #abandoned}). */
+    static final Duration ABANDONED_GRACE = Duration.ofSeconds(10);
+    private static final Duration POLL = Duration.ofMillis(200);
     private final FabricPlan plan;
     private final Launcher launcher;
     private final ProcessRunner runner;
@@ -98,25 +101,91 @@ public final class FabricRun {
             }
         }
         progress.line("fabric: " + ranks.size() + " ranks started");
-        List<RankResult> out = new ArrayList<>();
+        RankResult[] out = new RankResult[ranks.size()];
         int done = 0;
         for (int i = 0; i < ranks.size(); i++) {
-            ProcessRunner.Running p = started.get(i);
-            if (p == null) {
-                out.add(cannot.get(i));
-                continue;
+            if (started.get(i) == null) {
+                out[i] = cannot.get(i);
+                done++;
             }
-            boolean ended = p.waitFor(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-            if (ended) {
-                live.remove(p);
-            } else {
-                live.stop(p);
-            }
-            out.add(end(ranks.get(i), p, ended));
-            done++;
-            progress.line("fabric: " + done + "/" + ranks.size() + " ranks ended");
         }
-        return out;
+        // Every rank is watched at once, in whatever order they end: a rank that outlives all the others, each of
+        // which ended in failure, waits for a collective that can no longer happen (its host never joined, or
+        // hangs): it is stopped after ABANDONED_GRACE instead of at the deadline, its failure naming its host.
+        long abandonedSince = 0;
+        while (done < ranks.size()) {
+            long left = deadline - System.nanoTime();
+            boolean progressed = false;
+            for (int i = 0; i < ranks.size(); i++) {
+                ProcessRunner.Running p = started.get(i);
+                if (out[i] != null || p.alive()) {
+                    continue;
+                }
+                p.waitFor(Duration.ofSeconds(5));
+                live.remove(p);
+                out[i] = end(ranks.get(i), p, true);
+                done++;
+                progressed = true;
+                progress.line("fabric: " + done + "/" + ranks.size() + " ranks ended");
+            }
+            if (done == ranks.size()) {
+                break;
+            }
+            boolean abandoned = done > 0 && java.util.Arrays.stream(out).allMatch(x -> x == null || !x.ok());
+            abandonedSince = !abandoned ? 0 : abandonedSince != 0 ? abandonedSince : System.nanoTime();
+            boolean giveUp = left <= 0 || (abandoned && System.nanoTime() - abandonedSince >= ABANDONED_GRACE.toNanos());
+            if (giveUp) {
+                for (int i = 0; i < ranks.size(); i++) {
+                    if (out[i] == null) {
+                        ProcessRunner.Running p = started.get(i);
+                        boolean ended = !p.alive() && p.waitFor(Duration.ofSeconds(1));
+                        if (ended) {
+                            live.remove(p);
+                        } else {
+                            live.stop(p);
+                        }
+                        out[i] = ended ? end(ranks.get(i), p, true) : left <= 0 ? end(ranks.get(i), p, false)
+                                : abandoned(ranks.get(i), p, out);
+                        done++;
+                        progress.line("fabric: " + done + "/" + ranks.size() + " ranks ended");
+                    }
+                }
+                break;
+            }
+            if (!progressed) {
+                Thread.sleep(Math.max(1, Math.min(POLL.toMillis(), left / 1_000_000)));
+            }
+        }
+        return List.of(out);
+    }
+
+    /**
+     * The end of a rank stopped because every other rank had ended in failure. When a peer's error names its rank
+     * ("rank 2 never joined"), it is the cause and its host is named; otherwise it is a consequence of the ranks
+     * that failed first (no host of its own).
+     */
+    private RankResult abandoned(FabricPlan.Rank r, ProcessRunner.Running p, RankResult[] others) {
+        String k = Integer.toString(r.rank());
+        java.util.regex.Pattern named = java.util.regex.Pattern.compile("\\branks? (\\d+, )*" + k + "\\b(, \\d+)*(.*)");
+        boolean cause = false;
+        boolean neverJoined = false;
+        for (RankResult x : others) {
+            if (x != null && x.result() != null && x.result().get("error") instanceof String e) {
+                java.util.regex.Matcher m = named.matcher(e);
+                if (m.find()) {
+                    cause = true;
+                    neverJoined |= m.group(3).startsWith(" never joined");
+                }
+            }
+        }
+        String how = " (stopped" + (RemoteScript.pid(p.stdout()) > 0 ? " by pid " : " ")
+                + MatrixPlan.human(ABANDONED_GRACE) + " after the last of them)";
+        Failure f = cause ? new Failure(Failure.Kind.STALLED, r.host(), "rank " + k + " on " + r.host()
+                + (neverJoined ? " never joined" : " gave no result") + "; it still ran when every other rank had ended"
+                + " in failure, their errors naming it" + how)
+                : new Failure(Failure.Kind.STALLED, null, "rank " + k + " on " + r.host() + " still ran when every"
+                + " other rank had ended in failure" + how);
+        return new RankResult(r, -1, null, f, tail(p.stderr()));
     }
 
     /** A rank's end from what its launcher process printed. */

@@ -39,6 +39,7 @@ public final class FabricVerdicts {
         failures(ranks, v);
         wrong(plan, ranks, v);
         loss(plan, ranks, v);
+        LossOutliers.judge(plan, ranks, v);
         congestion(plan, ranks, v);
         busbw(plan, figures, v);
         for (int rail = 0; rail < plan.rails(); rail++) {
