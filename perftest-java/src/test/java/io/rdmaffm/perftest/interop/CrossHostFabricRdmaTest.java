@@ -28,6 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("multihost")
 class CrossHostFabricRdmaTest {
+
+    /** Verdict rules the emulated segment and the loaded guests can trip with nothing wrong in the code. */
+    private static final java.util.Set<String> EMULATION_FLAGS = java.util.Set.of("loss", "loss-outlier", "slow-link");
+
     /** Three JVM starts at once in the guests (tens of seconds each) and a few emulated round trips. */
     private static final long BOUND_S = 240;
 
@@ -43,12 +47,13 @@ class CrossHostFabricRdmaTest {
                 "--json", json.toString(), "--listen-timeout", "120", "--test-timeout", "90"));
         CommandLine run = run(args);
         Map<?, ?> doc = (Map<?, ?>) Json.parse(Files.readString(json));
-        // Exit 0; or 1 when the only flags are loss: the emulated segment between the guests drops packets and RC
-        // retransmits them (docs/fabric-design.md §10), which --expect none flags by its rule, naming the host.
+        // Exit 0; or 1 when the only flags are the emulated segment's: it drops packets and RC retransmits them
+        // (docs/fabric-design.md §10), which --expect none flags (loss, and loss-outlier where one guest lost more),
+        // and a retransmitting or starved guest's writes can take 3x the others' (slow-link). Any other flag fails.
         List<?> flagged = ((List<?>) doc.get("verdicts")).stream().map(v -> (Map<?, ?>) v)
                 .filter(v -> !"OK".equals(v.get("level")) && !"NOT_JUDGED".equals(v.get("level"))).toList();
         boolean lossOnly = flagged.stream().allMatch(v -> "FLAGGED".equals(((Map<?, ?>) v).get("level"))
-                && "loss".equals(((Map<?, ?>) v).get("rule")));
+                && EMULATION_FLAGS.contains(((Map<?, ?>) v).get("rule")));
         assertTrue(run.code() == 0 || (run.code() == 1 && lossOnly), run.out() + run.err());
         assertTrue(run.seconds() < BOUND_S, run.seconds() + " s");
         Map<?, ?> fig = (Map<?, ?>) ((List<?>) doc.get("figures")).getFirst();
