@@ -19,7 +19,7 @@ class FabricWorkerCommandTest {
         "--pattern incast --rank 4 --ranks 3 --coordinator h:5000|--rank 4 is not in 0..2",
         "--pattern incast --rank 0 --ranks 3 --coordinator h|--coordinator wants HOST:PORT, got 'h'",
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 --receiver 3|--receiver 3 is not in 0..2",
-        "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 --threads 2|--threads 2: only 1 thread",
+        "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 --threads 2|--threads 2 is not supported yet: a fabric worker drives all its peers' QPs from one thread",
         "--pattern incast --ranks 3 --coordinator h:5000|--rank",
     })
     void badInputIsOneLineAndExitTwo(String args, String expected) {
