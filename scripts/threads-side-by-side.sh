@@ -20,6 +20,10 @@ secs="${2:-2}"
 out="$(mktemp -d "${TMPDIR:-/tmp}/threads-sbs.XXXXXX")"
 trap 'rm -rf "$out"' EXIT
 port=19500
+# rdma-env may have pinned this shell to one CPU (the VM keeps JVMs on CPU 0): the second thread needs the second.
+if command -v taskset > /dev/null && [[ $(nproc --all) -gt 1 ]]; then
+	taskset -pc "0-$(($(nproc --all) - 1))" $$ > /dev/null
+fi
 
 # run Q SIZE T ROUND: one server+client pair; the client's row in $out/Q-SIZE-T.rows (one line per round).
 run() {
