@@ -19,4 +19,4 @@ cd "$ROOT"
 MVN=(mvn -B -ntp)
 "${MVN[@]}" -q install -DskipTests || die "the build failed"
 "$SCRIPT_DIR/rdma-env.sh" --timeout 5400 -- "${MVN[@]}" -o surefire:test -pl perftest-java -Dinterop.full=true \
-	-Drdma.groups=rdma -Drdma.excludedGroups= -Dtest='InteropRdmaTest,QuietWindowRdmaTest,CudaInteropRdmaTest,CountersAndClassRdmaTest,BufferFlagsRdmaTest,RunInfinitelyRdmaTest,ConnectionSetupFlagsRdmaTest'
+	-Drdma.groups=rdma -Drdma.excludedGroups= -Dtest='InteropRdmaTest,QuietWindowRdmaTest,CudaInteropRdmaTest,CountersAndClassRdmaTest,BufferFlagsRdmaTest,RunInfinitelyRdmaTest,ConnectionSetupFlagsRdmaTest,ThreadsRdmaTest'

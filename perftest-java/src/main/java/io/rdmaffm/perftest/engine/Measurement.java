@@ -28,6 +28,15 @@ final class Measurement {
         tcompleted = new long[samples];
     }
 
+    /**
+     * Marks every timestamp slot unwritten ({@link ShareMerge#UNSET}) before a share's run under {@code --threads}:
+     * the merge tells the slots a loop stamped from the ones it skipped. Not in a loop.
+     */
+    void clearStamps() {
+        java.util.Arrays.fill(tposted, ShareMerge.UNSET);
+        java.util.Arrays.fill(tcompleted, ShareMerge.UNSET);
+    }
+
     /** Zeroes the counters and the window before a run (timestamps are overwritten). */
     void reset() {
         for (int i = 0; i < scnt.length; i++) {

@@ -45,6 +45,8 @@ public final class PerftestEngine implements AutoCloseable {
     private final QueuePairType qpType;
     private final Verb verb;
     private final int numQps;
+    /** {@code --threads}: which QPs each loop thread drives (one share: the single loop of perftest). */
+    private final QpShares shares;
     private final Resources res = new Resources();
     private final RdmaCmConnector cm;
     private final WindowRecorder windows;
@@ -53,8 +55,9 @@ public final class PerftestEngine implements AutoCloseable {
     private int mtu;
     private ProtectionDomain pd;
     private CompletionChannel channel;
-    private CompletionQueue sendCq;
-    private CompletionQueue recvCq;
+    /** Per share of {@link #shares}: its CQs (the receive CQ is the send CQ except for the send verb). */
+    private CompletionQueue[] sendCqs;
+    private CompletionQueue[] recvCqs;
     /** {@code --use-srq} on a side that receives: every QP's receives come from it. */
     private SharedReceiveQueue srq;
     private MemoryRegion mr;
@@ -66,6 +69,9 @@ public final class PerftestEngine implements AutoCloseable {
     private PingPongDest[] local;
     private PingPongDest[] remote;
     private VerbsSide side;
+    /** With more than one share: each share's side and measurement ({@link #side} is then unused). */
+    private VerbsSide[] shareSides;
+    private Measurement[] shareMeasurements;
     private Verifier verifier;
     private Measurement measurement;
     /** The next window's loop inputs, built by {@link #prepare} before the settle (null: not prepared). */
@@ -101,6 +107,7 @@ public final class PerftestEngine implements AutoCloseable {
         this.qpType = QueuePairType.valueOf(p.endpoint().connection().name());
         this.verb = p.verb();
         this.numQps = p.workload().numQps();
+        this.shares = new QpShares(numQps, p.tool().bandwidth() ? (Integer) p.value(Flag.THREADS) : 1);
         this.mtu = plan.mtu();
         this.cm = new RdmaCmConnector(p, res);
     }
@@ -187,7 +194,7 @@ public final class PerftestEngine implements AutoCloseable {
     }
 
     /** The QP of an rdma_cm id; the first id decides the context, which must be the device and port named. */
-    private QueuePair queuePairOn(CmId id) {
+    private QueuePair queuePairOn(int index, CmId id) {
         if (pd == null) {
             Context c = id.context();
             if (!c.name().equals(dev.name()) || id.port() != dev.ibPort()) {
@@ -197,7 +204,7 @@ public final class PerftestEngine implements AutoCloseable {
             }
             createResources(c);
         }
-        return id.createQueuePair(pd, queuePairInit());
+        return id.createQueuePair(pd, queuePairInit(index));
     }
 
     /**
@@ -211,9 +218,16 @@ public final class PerftestEngine implements AutoCloseable {
             channel = res.add(c.createCompletionChannel());
         }
         int vector = (Integer) p.value(Flag.VECTOR);
-        sendCq = res.add(c.createCompletionQueue(Math.max(1, plan.txDepth() * numQps), channel, vector));
-        recvCq = verb == Verb.SEND
-                ? res.add(c.createCompletionQueue(Math.max(1, plan.rxDepth() * numQps), channel, vector)) : sendCq;
+        int n = shares.threads();
+        sendCqs = new CompletionQueue[n];
+        recvCqs = new CompletionQueue[n];
+        for (int t = 0; t < n; t++) {
+            // each share's CQs hold its own QPs' completions only (perftest's sizes, per share)
+            int k = shares.size(t);
+            sendCqs[t] = res.add(c.createCompletionQueue(Math.max(1, plan.txDepth() * k), channel, vector));
+            recvCqs[t] = verb == Verb.SEND
+                    ? res.add(c.createCompletionQueue(Math.max(1, plan.rxDepth() * k), channel, vector)) : sendCqs[t];
+        }
         if (p.on(Flag.SRQ) && receives()) {
             // perftest: max_wr is the rx depth, one SGE; the QPs then have no receive queue of their own.
             srq = res.add(pd.createSharedReceiveQueue(Math.max(1, plan.rxDepth()), 1, 0));
@@ -239,8 +253,10 @@ public final class PerftestEngine implements AutoCloseable {
         }
     }
 
-    private QueuePairInit queuePairInit() {
-        QueuePairInit init = new QueuePairInit(qpType, sendCq, recvCq).maxSendWr(Math.max(1, plan.txDepth()))
+    /** QP {@code qp}'s attributes: its share's CQs. */
+    private QueuePairInit queuePairInit(int qp) {
+        int t = shares.shareOf(qp);
+        QueuePairInit init = new QueuePairInit(qpType, sendCqs[t], recvCqs[t]).maxSendWr(Math.max(1, plan.txDepth()))
                 .maxRecvWr(verb == Verb.SEND ? Math.max(1, plan.rxDepth()) : 1).maxInlineData(plan.inlineSize());
         return srq == null ? init : init.sharedReceiveQueue(srq).maxRecvWr(0);
     }
@@ -254,7 +270,7 @@ public final class PerftestEngine implements AutoCloseable {
             createResources(dev.context());
             qps = new QueuePair[numQps];
             for (int i = 0; i < numQps; i++) {
-                qps[i] = res.add(pd.createQueuePair(queuePairInit()));
+                qps[i] = res.add(pd.createQueuePair(queuePairInit(i)));
                 QueuePairStates.init(qps[i], qpType, verb, dev.ibPort(), (Integer) p.value(Flag.PKEY_INDEX));
             }
         }
@@ -277,6 +293,14 @@ public final class PerftestEngine implements AutoCloseable {
         RunParameters.Workload w = p.workload();
         int samples = (int) Math.max(1, w.duration() ? 1 : w.iterations() * numQps + w.postList());
         measurement = new Measurement(numQps, samples);
+        if (shares.threads() > 1) {
+            shareMeasurements = new Measurement[shares.threads()];
+            for (int t = 0; t < shares.threads(); t++) {
+                int k = shares.size(t);
+                shareMeasurements[t] = new Measurement(k,
+                        (int) Math.max(1, w.duration() ? 1 : w.iterations() * k + w.postList()));
+            }
+        }
         return local;
     }
 
@@ -327,16 +351,35 @@ public final class PerftestEngine implements AutoCloseable {
             remoteAddr[i] = r.vaddr();
             remoteRkey[i] = r.rkey();
         }
-        VerbsSide.Builder b = VerbsSide.builder(qps, mr).completionQueues(sendCq, recvCq).events(channel)
-                .areas(localSend, localRecv).remote(remoteAddr, remoteRkey)
+        int[] lkeys = java.util.Arrays.stream(qpRegions).mapToInt(MemoryRegion::lkey).toArray();
+        if (shares.threads() == 1) {
+            side = res.add(sideOf(0, numQps, 0, ahs, remoteQpn, localSend, localRecv, remoteAddr, remoteRkey, lkeys));
+            return;
+        }
+        shareSides = new VerbsSide[shares.threads()];
+        for (int t = 0; t < shares.threads(); t++) {
+            shareSides[t] = res.add(sideOf(shares.first(t), shares.size(t), t, ahs, remoteQpn, localSend, localRecv,
+                    remoteAddr, remoteRkey, lkeys));
+        }
+    }
+
+    /** The loop side of QPs [from, from + n), on share {@code t}'s CQs; its work requests number them from 0. */
+    private VerbsSide sideOf(int from, int n, int t, AddressHandle[] ahs, int[] remoteQpn, long[] localSend,
+            long[] localRecv, long[] remoteAddr, int[] remoteRkey, int[] lkeys) {
+        int to = from + n;
+        VerbsSide.Builder b = VerbsSide.builder(java.util.Arrays.copyOfRange(qps, from, to), mr)
+                .completionQueues(sendCqs[t], recvCqs[t]).events(channel)
+                .areas(java.util.Arrays.copyOfRange(localSend, from, to), java.util.Arrays.copyOfRange(localRecv, from, to))
+                .remote(java.util.Arrays.copyOfRange(remoteAddr, from, to), java.util.Arrays.copyOfRange(remoteRkey, from, to))
                 .postList(Math.max(1, p.workload().postList())).receiveDepth(Math.max(1, plan.rxDepth()))
                 .recvPostList(p.tool().bandwidth() ? (Integer) p.value(Flag.RECV_POST_LIST) : 1)
-                .localKeys(java.util.Arrays.stream(qpRegions).mapToInt(MemoryRegion::lkey).toArray())
+                .localKeys(java.util.Arrays.copyOfRange(lkeys, from, to))
                 .sharedReceiveQueue(srq);
         if (qpType == QueuePairType.UD) {
-            b.datagram(ahs, remoteQpn, QueuePairStates.UD_QKEY);
+            b.datagram(java.util.Arrays.copyOfRange(ahs, from, to), java.util.Arrays.copyOfRange(remoteQpn, from, to),
+                    QueuePairStates.UD_QKEY);
         }
-        side = res.add(b.build());
+        return b.build();
     }
 
     /**
@@ -373,12 +416,19 @@ public final class PerftestEngine implements AutoCloseable {
         if (p.tool().bandwidth()) {
             nextBw = LoopSpecs.bandwidth(p, plan, size, w.iterations(), true);
             if (!sendServer()) {
-                side.prepareSends(LoopSpecs.opcode(p), nextWire);
+                for (VerbsSide d : sides()) {
+                    d.prepareSends(LoopSpecs.opcode(p), nextWire);
+                }
             }
         } else {
             side.prepareSends(LoopSpecs.opcode(p), nextWire);
             nextLatency = LoopSpecs.latency(p, plan, size, w.iterations(), recvDepth(), !p.isClient(), true);
         }
+    }
+
+    /** Every loop side: one, or one per share with {@code --threads}. */
+    private VerbsSide[] sides() {
+        return shareSides != null ? shareSides : new VerbsSide[] {side};
     }
 
     /** The uni-directional send_bw server: it only receives. */
@@ -389,7 +439,9 @@ public final class PerftestEngine implements AutoCloseable {
     private void postReceivesFor(int sizeIndex) {
         if (receives()) {
             int grh = p.endpoint().connection() == Connection.UD ? RunPlan.GRH_BYTES : 0;
-            side.postReceives(recvDepth(), (int) plan.size(sizeIndex) + grh);
+            for (VerbsSide d : sides()) {
+                d.postReceives(recvDepth(), (int) plan.size(sizeIndex) + grh);
+            }
         }
     }
 
@@ -427,6 +479,9 @@ public final class PerftestEngine implements AutoCloseable {
         BwSpec b = nextBw;
         nextBw = null;
         long wire = nextWire;
+        if (shareSides != null) {
+            return runShares(size, window, b, wire);
+        }
         if (sendServer()) {
             windows.open(window);
             BwLoops.sendServer(side, b, recvDepth(), m);
@@ -457,6 +512,53 @@ public final class PerftestEngine implements AutoCloseable {
         if (w.duration()) {
             return new RunResult.Window(wire, m.counted, m.windowStart, m.windowEnd, checked);
         }
+        return new RunResult.BwTimestamps(wire, (int) (w.iterations() * numQps), m.tposted, m.tcompleted,
+                b.postList(), b.cqMod(), b.noPeak(), checked);
+    }
+
+    /**
+     * {@code --threads}: each share's loop on its own thread, then their measurements merged into the one
+     * {@link #measurement} a single loop would have left, and the run's result built from it as in
+     * {@link #runBandwidth}. In iteration mode every QP must have completed exactly its iterations.
+     */
+    private RunResult runShares(long size, int window, BwSpec b, long wire) {
+        RunParameters.Workload w = p.workload();
+        Measurement m = measurement;
+        boolean bidirectional = verb == Verb.SEND && w.bidirectional();
+        BwThreads.Loop loop = sendServer() ? BwThreads.Loop.SEND_SERVER
+                : bidirectional ? BwThreads.Loop.BIDIRECTIONAL_SEND : BwThreads.Loop.CLIENT;
+        for (Measurement s : shareMeasurements) {
+            s.clearStamps();
+        }
+        windows.open(window);
+        BwThreads.run(loop, shareSides, shareMeasurements, b, !p.isClient(), recvDepth());
+        windows.close(window);
+        m.reset();
+        ShareMerge.counters(shares, shareMeasurements, m);
+        ShareMerge.windows(shareMeasurements, m);
+        if (!w.duration()) {
+            long[] perQp = loop == BwThreads.Loop.SEND_SERVER ? m.rcnt : m.ccnt;
+            for (int i = 0; i < numQps; i++) {
+                if (perQp[i] != w.iterations()) {
+                    throw new RunFailure("QP " + i + " (thread " + shares.shareOf(i) + ") ended with " + perQp[i]
+                            + " of " + w.iterations() + " work requests");
+                }
+            }
+        }
+        if (loop == BwThreads.Loop.SEND_SERVER) {
+            long n = w.duration() ? m.counted : w.iterations() * numQps;
+            return new RunResult.Window(size, n, m.windowStart, m.windowEnd, verifier.received(size));
+        }
+        Verification checked = bidirectional ? verifier.received(size)
+                : verb == Verb.READ ? verifier.read(size) : Verification.none();
+        if (w.duration()) {
+            return new RunResult.Window(wire, m.counted, m.windowStart, m.windowEnd, checked);
+        }
+        int[] counts = new int[shares.threads()];
+        for (int t = 0; t < counts.length; t++) {
+            counts[t] = (int) (w.iterations() * shares.size(t));
+        }
+        ShareMerge.timestamps(shareMeasurements, counts, b.postList(), b.noPeak(), m);
         return new RunResult.BwTimestamps(wire, (int) (w.iterations() * numQps), m.tposted, m.tcompleted,
                 b.postList(), b.cqMod(), b.noPeak(), checked);
     }

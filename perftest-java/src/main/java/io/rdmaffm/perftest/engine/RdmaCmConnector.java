@@ -30,7 +30,7 @@ import java.util.concurrent.locks.LockSupport;
 final class RdmaCmConnector {
     /** Creates the QP of a resolved or requested id (and, for the first id, the resources on its context). */
     interface QueuePairFactory {
-        QueuePair create(CmId id);
+        QueuePair create(int index, CmId id);
     }
 
     private static final long RETRY_PAUSE_NANOS = 100_000_000L;
@@ -101,7 +101,7 @@ final class RdmaCmConnector {
                         + " did not arrive within " + limit.toSeconds() + " s" : "rdma_cm: " + e.getMessage());
             }
             CmId id = res.add(request.id());
-            qps[i] = res.add(factory.create(id));
+            qps[i] = res.add(factory.create(i, id));
             id.accept(params, limit);
             if (p.endpoint().connection() == Connection.RC) {
                 // perftest's server sets MIN_RNR_TIMER after the accept (rdma_cm_connection_request_handler).
@@ -123,7 +123,7 @@ final class RdmaCmConnector {
                 // -T between the two resolutions, as perftest does: the route then carries the class.
                 setTypeOfService(id);
                 id.resolveRoute(RESOLVE_TIMEOUT);
-                QueuePair qp = factory.create(id);
+                QueuePair qp = factory.create(i, id);
                 id.connect(params, Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime())));
                 res.add(id);
                 return res.add(qp);

@@ -19,7 +19,7 @@ package io.rdmaffm.perftest.fabric;
  * @param receiver         incast's receiving rank
  * @param joinTimeoutS     seconds for every rank to join
  * @param stepTimeoutS     seconds any later wait may take
- * @param threads          threads driving the QPs (only 1 so far)
+ * @param threads          threads driving the QPs (only 1 so far: {@link #threadsRefusal})
  */
 public record FabricOptions(FabricPattern pattern, int rank, int ranks, String coordinatorHost, int coordinatorPort,
         String device, int ibPort, int gidIndex, long bytes, int iters, int warmup, boolean reduce, int receiver,
@@ -27,6 +27,17 @@ public record FabricOptions(FabricPattern pattern, int rank, int ranks, String c
 
     /** The sum of N inputs ((r + j) mod 251, at most 250 each) must stay an exact float32 integer (below 2^24). */
     static final int MAX_RING_RANKS = (1 << 24) / 250;
+
+    /**
+     * Why a worker takes one thread only, for the worker and for the driver before it launches any: every link's QP
+     * completes on the endpoint's one CQ and posts from its one set of work requests (RdmaEndpoint), and an
+     * iteration waits on all links at once, so the peers' QPs cannot be split among threads without giving each
+     * thread its own CQ, requests and waits. The bandwidth tools' {@code --threads} does that for {@code -q}.
+     */
+    public static String threadsRefusal(int threads) {
+        return "--threads " + threads + " is not supported yet: a fabric worker drives all its peers' QPs from one "
+                + "thread (they share one completion queue and one set of work requests)";
+    }
 
     /**
      * Checks the orders against each other.
@@ -61,7 +72,7 @@ public record FabricOptions(FabricPattern pattern, int rank, int ranks, String c
             throw new IllegalArgumentException("--join-timeout and --step-timeout must be at least 1 second");
         }
         if (threads != 1) {
-            throw new IllegalArgumentException("--threads " + threads + ": only 1 thread per worker so far");
+            throw new IllegalArgumentException(threadsRefusal(threads));
         }
         if (receiver < 0 || receiver >= ranks) {
             throw new IllegalArgumentException("--receiver " + receiver + " is not in 0.." + (ranks - 1));

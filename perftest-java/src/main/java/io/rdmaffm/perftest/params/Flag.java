@@ -115,6 +115,11 @@ public enum Flag {
     // ---- bandwidth tools ----
     QPS(integer("N", "Number of QPs (default: 1).").on(Tools.BANDWIDTH).byDefault(1)
             .range(1, 16384, "number of QPs (-q) must be 1..16384").json("num_qps"), "-q", "--qp"),
+    // perftest-java's own: C perftest drives every QP from one thread. The peer does not see it (EngineThreads).
+    THREADS(integer("T", "Drive the -q QPs from T threads, each with its own CQs and an even share of the QPs "
+            + "(1..-q; a perftest-java extension: the peer neither sees it nor needs it; default: 1).")
+            .on(Tools.BANDWIDTH).byDefault(1).range(1, 16384, "--threads must be 1..16384, not %d").json("threads"),
+            "--threads"),
     BIDIRECTIONAL(flag("Measure both directions at once.").on(Tools.BANDWIDTH).json("bidirectional"),
             "-b", "--bidirectional"),
     POST_LIST(integer("N", "Post N work requests per post call.").on(Tools.BANDWIDTH).byDefault(1).json("post_list"),

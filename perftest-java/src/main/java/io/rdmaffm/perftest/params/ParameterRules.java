@@ -53,6 +53,7 @@ public final class ParameterRules {
         require(tool.bandwidth() || qps == 1, "Multiple QPs only available on bw tests");
         boolean bidirectional = o.on(BIDIRECTIONAL);
         w.numQps(qps).bidirectional(bidirectional);
+        threads(tool, o, qps);
         require(!(bidirectional && tool.verb() == Verb.SEND && o.given(DURATION)),
                 // perftest prints each side's own row here, without the report exchange of the iteration mode.
                 "-b with -D for ib_send_bw is not supported yet by perftest-java");
@@ -114,6 +115,24 @@ public final class ParameterRules {
                 output(tool, o), limits(tool, o),
                 MemoryChoice.fromFlags(tool, o.text(USE_CUDA), o.text(USE_CUDA_BUS_ID), o.on(USE_CUDA_DMABUF)),
                 flagValues(tool, o));
+    }
+
+    /**
+     * {@code --threads T}: each thread drives at least one QP (the QPs are spread evenly, so -q need not be a
+     * multiple of T), and the loops that a single thread must own stay on one: the events' one channel, the
+     * shared receive queue, the rate limiter's pacing and the endless run.
+     */
+    private static void threads(Tool tool, ToolOptions o, int qps) {
+        int threads = o.intFor(THREADS, tool);
+        if (threads == 1) {
+            return;
+        }
+        require(threads <= qps, "--threads " + threads + " exceeds the number of QPs (-q " + qps
+                + "): each thread drives at least one QP");
+        require(!o.on(EVENTS), "--threads with -e is not supported: the CQs share one completion channel");
+        require(!o.on(SRQ), "--threads with --use-srq is not supported: the QPs share one receive queue");
+        require(!o.given(RATE_LIMIT), "--threads with --rate_limit is not supported: the limit paces one sender");
+        require(!o.on(RUN_INFINITELY), "--threads with --run_infinitely is not supported yet by perftest-java");
     }
 
     /**

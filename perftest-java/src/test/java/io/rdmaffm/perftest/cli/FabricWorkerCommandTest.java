@@ -19,7 +19,7 @@ class FabricWorkerCommandTest {
         "--pattern incast --rank 4 --ranks 3 --coordinator h:5000|--rank 4 is not in 0..2",
         "--pattern incast --rank 0 --ranks 3 --coordinator h|--coordinator wants HOST:PORT, got 'h'",
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 --receiver 3|--receiver 3 is not in 0..2",
-        "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 --threads 2|--threads 2: only 1 thread",
+        "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 --threads 2|--threads 2 is not supported yet: a fabric worker drives all its peers' QPs from one thread",
         "--pattern incast --ranks 3 --coordinator h:5000|--rank",
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 -s 4X|-s: invalid size '4X' (bytes, or with a K, M or G suffix)",
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 -s 2G|-s: size must be 1 .. 2147483647 bytes, not 2147483648",

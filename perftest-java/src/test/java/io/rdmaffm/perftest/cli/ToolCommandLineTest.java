@@ -107,6 +107,8 @@ class ToolCommandLineTest {
         "ib_write_lat -d dev0 -R --tos=300|invalid -T/--tos 300 (0..255)",
         "ib_send_bw -d dev0 -R --tclass=96|--tclass with -R is not supported",
         "ib_read_lat -d dev0 --tclass=256|invalid --tclass 256 (0..255)",
+        "ib_write_bw -d dev0 -q 2 --threads 4|--threads 4 exceeds the number of QPs (-q 2)",
+        "ib_write_lat -d dev0 --threads 2|unknown option '--threads'",
         "ib_atomic_bw -d dev0 -W hw_counters/../x|invalid -W/--report-counters list",
         "ib_read_bw -d dev0 --wait_destroy=-1|--wait_destroy must be >= 0 seconds",
         "ib_write_bw -d dev0 --use-srq|Using SRQ only avavilible in SEND tests.",

@@ -131,6 +131,7 @@ class ParameterRulesTest {
         expected.put("burst_size", 0);
         expected.put("mcg", false);
         expected.put("mgid", "");
+        expected.put("threads", 1);
         expected.put("clock", "clock");
         assertEquals(expected, m);
     }
@@ -269,6 +270,25 @@ class ParameterRulesTest {
         assertTrue(ParameterRules.check(Tool.SEND_LAT, new ToolOptions().with(CPU_UTIL).with(DURATION, 4))
                 .on(CPU_UTIL));
         assertRefused("Multiple QPs only available on bw tests", Tool.SEND_LAT, new ToolOptions().with(QPS, 2));
+        // --threads: 1 by default; 1..-q (the QPs spread evenly), and not with what one thread must own.
+        assertEquals(1, ParameterRules.check(Tool.WRITE_BW, new ToolOptions()).value(THREADS));
+        assertEquals(3, ParameterRules.check(Tool.READ_BW, new ToolOptions().with(QPS, 5).with(THREADS, 3))
+                .describe("c").get("threads"));
+        assertRefused("--threads must be 1..16384, not 0", Tool.WRITE_BW, new ToolOptions().with(THREADS, 0));
+        assertRefused("--threads 3 exceeds the number of QPs (-q 2): each thread drives at least one QP",
+                Tool.SEND_BW, new ToolOptions().with(QPS, 2).with(THREADS, 3));
+        assertRefused("--threads 2 exceeds the number of QPs (-q 1): each thread drives at least one QP", Tool.ATOMIC_BW,
+                new ToolOptions().with(THREADS, 2));
+        assertRefused("--threads with -e is not supported: the CQs share one completion channel", Tool.SEND_BW,
+                new ToolOptions().with(QPS, 2).with(THREADS, 2).with(EVENTS));
+        assertRefused("--threads with --use-srq is not supported: the QPs share one receive queue", Tool.SEND_BW,
+                new ToolOptions().with(QPS, 2).with(THREADS, 2).with(SRQ));
+        assertRefused("--threads with --rate_limit is not supported: the limit paces one sender", Tool.WRITE_BW,
+                new ToolOptions().with(QPS, 2).with(THREADS, 2).with(RATE_LIMIT, "10"));
+        assertRefused("--threads with --run_infinitely is not supported yet by perftest-java", Tool.WRITE_BW,
+                new ToolOptions().with(QPS, 2).with(THREADS, 2).with(RUN_INFINITELY));
+        assertEquals(1, ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(THREADS, 1).with(EVENTS))
+                .value(THREADS), "one thread is the plain run: every flag as before");
         assertRefused("-U (--report-unsorted) is available only on latency tests", Tool.WRITE_BW,
                 new ToolOptions().with(REPORT_UNSORTED));
         assertRefused("CQ moderation (-Q) must be 1..1024", Tool.WRITE_BW, new ToolOptions().with(CQ_MODERATION, 0));

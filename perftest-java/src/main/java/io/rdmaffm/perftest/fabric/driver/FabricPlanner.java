@@ -87,6 +87,9 @@ public final class FabricPlanner {
         if (o.threads() < 1) {
             throw new MatrixInputException("--threads must be at least 1, got " + o.threads());
         }
+        if (o.threads() > 1) {
+            throw new MatrixInputException(io.rdmaffm.perftest.fabric.FabricOptions.threadsRefusal(o.threads()));
+        }
         if (o.expect() == null) {
             throw new MatrixInputException("--expect must be none, pfc or dcqcn");
         }

@@ -81,6 +81,11 @@ class FabricPlannerTest {
             b.pattern = Pattern.ALLTOALL;
             b.expect = null;
         }));
+        assertEquals("--threads 2 is not supported yet: a fabric worker drives all its peers' QPs from one thread "
+                + "(they share one completion queue and one set of work requests)", refused("a,b,c", b -> {
+                    b.pattern = Pattern.ALLTOALL;
+                    b.threads = 2;
+                }));
         // Not a multiple for ring patterns only: alltoall's m is per peer.
         FabricFixtures.plan("a,b,c", b -> {
             b.pattern = Pattern.ALLTOALL;
