@@ -65,6 +65,10 @@ public final class MatrixWorker {
                 String line;
                 while ((line = r.readLine()) != null) {
                     orders.add(line);
+                    if (line.equals(WorkerProtocol.quit())) {
+                        // Ended by its driver: what follows (even the end of the input) cannot orphan the running order.
+                        return;
+                    }
                 }
             } catch (IOException e) {
                 // the same as the end of the input
