@@ -36,9 +36,9 @@ public final class FlagTable {
         RXE.put(Flag.USE_CUDA_BUS_ID, "needs a CUDA GPU");
         RXE.put(Flag.USE_CUDA_DMABUF, "needs a CUDA GPU");
         RXE.put(Flag.ROCM, "refused: no ROCm buffers");
-        // rxe (Linux 6.1) attaches QPs (max_mcast_grp 8192) but delivers no multicast datagram, C's or ours, in one
-        // VM or between two (docs/multicast.md): the set-up and exchange run, the receiver then times out.
-        RXE.put(Flag.MCG, "attaches; rxe delivers nothing to the group (C too): receiver times out");
+        // rxe (Linux 6.1) attaches QPs (max_mcast_grp 8192) but joins the group at the link layer only: the IPv6
+        // stack drops the datagrams unless the receiving host holds an IP-level join (docs/multicast.md).
+        RXE.put(Flag.MCG, "works between two VMs when each receiving host joins the group at the IPv6 level (docs/multicast.md)");
         RXE.put(Flag.MGID, "as -g");
     }
 

@@ -19,8 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * C perftest 4.5's -g output on rxe (captures/send_bw_mcg.*: ib_send_bw -c UD -g -n 50 -x 0 between two VMs;
  * send_lat_mcg_M.*: ib_send_lat -c UD -g -n 50 -x 0 -M 255:14:0:0:0:2:201:133:0:0:0:0:0:0:0:0), re-created from
  * its values from the banner's first line to the line after the addresses: the "Multicast" title, the "MultiCast
- * runs on UD!" line and which GID lines perftest labels "MGID". Nothing after: rxe delivered no datagram to the
- * group, so the C server printed no row (docs/multicast.md).
+ * runs on UD!" line and which GID lines perftest labels "MGID". Nothing after: these captures were taken before the
+ * receiving hosts held an IPv6-level join of the group, so rxe delivered nothing and C printed no row
+ * (docs/multicast.md).
  */
 class MulticastCaptureTest {
     private static final Pattern ADDRESS = Pattern.compile(
