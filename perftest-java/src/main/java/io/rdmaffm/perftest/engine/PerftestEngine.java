@@ -68,9 +68,10 @@ public final class PerftestEngine implements AutoCloseable {
     private QueuePair[] qps;
     private PingPongDest[] local;
     private PingPongDest[] remote;
+    /** One loop side per share of {@link #shares} (one without {@code --threads}); {@link #side} is the first. */
+    private VerbsSide[] sides;
     private VerbsSide side;
-    /** With more than one share: each share's side and measurement ({@link #side} is then unused). */
-    private VerbsSide[] shareSides;
+    /** With more than one share: each share's measurement, merged into {@link #measurement}. */
     private Measurement[] shareMeasurements;
     private Verifier verifier;
     private Measurement measurement;
@@ -352,15 +353,12 @@ public final class PerftestEngine implements AutoCloseable {
             remoteRkey[i] = r.rkey();
         }
         int[] lkeys = java.util.Arrays.stream(qpRegions).mapToInt(MemoryRegion::lkey).toArray();
-        if (shares.threads() == 1) {
-            side = res.add(sideOf(0, numQps, 0, ahs, remoteQpn, localSend, localRecv, remoteAddr, remoteRkey, lkeys));
-            return;
-        }
-        shareSides = new VerbsSide[shares.threads()];
-        for (int t = 0; t < shares.threads(); t++) {
-            shareSides[t] = res.add(sideOf(shares.first(t), shares.size(t), t, ahs, remoteQpn, localSend, localRecv,
+        sides = new VerbsSide[shares.threads()];
+        for (int t = 0; t < sides.length; t++) {
+            sides[t] = res.add(sideOf(shares.first(t), shares.size(t), t, ahs, remoteQpn, localSend, localRecv,
                     remoteAddr, remoteRkey, lkeys));
         }
+        side = sides[0];
     }
 
     /** The loop side of QPs [from, from + n), on share {@code t}'s CQs; its work requests number them from 0. */
@@ -416,7 +414,7 @@ public final class PerftestEngine implements AutoCloseable {
         if (p.tool().bandwidth()) {
             nextBw = LoopSpecs.bandwidth(p, plan, size, w.iterations(), true);
             if (!sendServer()) {
-                for (VerbsSide d : sides()) {
+                for (VerbsSide d : sides) {
                     d.prepareSends(LoopSpecs.opcode(p), nextWire);
                 }
             }
@@ -424,11 +422,6 @@ public final class PerftestEngine implements AutoCloseable {
             side.prepareSends(LoopSpecs.opcode(p), nextWire);
             nextLatency = LoopSpecs.latency(p, plan, size, w.iterations(), recvDepth(), !p.isClient(), true);
         }
-    }
-
-    /** Every loop side: one, or one per share with {@code --threads}. */
-    private VerbsSide[] sides() {
-        return shareSides != null ? shareSides : new VerbsSide[] {side};
     }
 
     /** The uni-directional send_bw server: it only receives. */
@@ -439,7 +432,7 @@ public final class PerftestEngine implements AutoCloseable {
     private void postReceivesFor(int sizeIndex) {
         if (receives()) {
             int grh = p.endpoint().connection() == Connection.UD ? RunPlan.GRH_BYTES : 0;
-            for (VerbsSide d : sides()) {
+            for (VerbsSide d : sides) {
                 d.postReceives(recvDepth(), (int) plan.size(sizeIndex) + grh);
             }
         }
@@ -479,7 +472,7 @@ public final class PerftestEngine implements AutoCloseable {
         BwSpec b = nextBw;
         nextBw = null;
         long wire = nextWire;
-        if (shareSides != null) {
+        if (sides.length > 1) {
             return runShares(size, window, b, wire);
         }
         if (sendServer()) {
@@ -531,7 +524,7 @@ public final class PerftestEngine implements AutoCloseable {
             s.clearStamps();
         }
         windows.open(window);
-        BwThreads.run(loop, shareSides, shareMeasurements, b, !p.isClient(), recvDepth());
+        BwThreads.run(loop, sides, shareMeasurements, b, !p.isClient(), recvDepth());
         windows.close(window);
         m.reset();
         ShareMerge.counters(shares, shareMeasurements, m);
