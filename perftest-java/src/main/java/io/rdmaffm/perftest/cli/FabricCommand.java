@@ -109,7 +109,9 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = "--receiver", paramLabel = "HOST", description = "incast: the receiving host. Default: the first.")
     String receiver;
 
-    @Option(names = "--threads", paramLabel = "N", description = "Threads per worker: only 1 so far (a worker's QPs share one CQ). Default: 1.")
+    @Option(names = "--threads", paramLabel = "N", description = "Threads per worker, each with its own QP to every"
+            + " peer, CQ and share of every link's bytes (at most -s bytes; ring patterns: a chunk's float32"
+            + " elements). Default: 1.")
     Integer threads;
 
     @Option(names = "--expect", paramLabel = "none|pfc|dcqcn", description = "What the fabric is set up to do under"

@@ -77,7 +77,8 @@ final class FabricWorkerCommand implements Callable<Integer> {
             description = "Seconds any later wait may take.")
     int stepTimeout;
 
-    @Option(names = "--threads", paramLabel = "T", defaultValue = "1", description = "Threads (1 so far).")
+    @Option(names = "--threads", paramLabel = "T", defaultValue = "1",
+            description = "Threads, each with its own QP to every peer and a share of every link's bytes.")
     int threads;
 
     @Override

@@ -19,7 +19,7 @@ package io.rdmaffm.perftest.fabric;
  * @param receiver         incast's receiving rank
  * @param joinTimeoutS     seconds for every rank to join
  * @param stepTimeoutS     seconds any later wait may take
- * @param threads          threads driving the QPs (only 1 so far: {@link #threadsRefusal})
+ * @param threads          lanes per link, each driven by its own thread ({@link #threadsProblem})
  */
 public record FabricOptions(FabricPattern pattern, int rank, int ranks, String coordinatorHost, int coordinatorPort,
         String device, int ibPort, int gidIndex, long bytes, int iters, int warmup, boolean reduce, int receiver,
@@ -28,15 +28,37 @@ public record FabricOptions(FabricPattern pattern, int rank, int ranks, String c
     /** The sum of N inputs ((r + j) mod 251, at most 250 each) must stay an exact float32 integer (below 2^24). */
     static final int MAX_RING_RANKS = (1 << 24) / 250;
 
+    /** Threads per rank at most: each adds a QP per link and a busy-polling core. */
+    public static final int MAX_THREADS = 64;
+
     /**
-     * Why a worker takes one thread only, for the worker and for the driver before it launches any: every link's QP
-     * completes on the endpoint's one CQ and posts from its one set of work requests (RdmaEndpoint), and an
-     * iteration waits on all links at once, so the peers' QPs cannot be split among threads without giving each
-     * thread its own CQ, requests and waits. The bandwidth tools' {@code --threads} does that for {@code -q}.
+     * What is wrong with {@code --threads}, for the worker and for the driver before it launches any, or null. Each
+     * of the T threads drives one lane of every link and carries a share of its bytes (docs/fabric-design.md §11):
+     * of the m bytes per link (incast, all-to-all, bisection), of each chunk's S/(4N) float32 elements (ring
+     * patterns), so T may not exceed them.
+     *
+     * @param ring   a ring pattern
+     * @param ranks  N (the ranks of one ring)
+     * @param bytes  -s: m, or S for the ring patterns (already checked to split into N chunks of whole elements)
      */
-    public static String threadsRefusal(int threads) {
-        return "--threads " + threads + " is not supported yet: a fabric worker drives all its peers' QPs from one "
-                + "thread (they share one completion queue and one set of work requests)";
+    public static String threadsProblem(boolean ring, int ranks, long bytes, int threads) {
+        if (threads < 1) {
+            return "--threads must be at least 1, not " + threads;
+        }
+        if (threads > MAX_THREADS) {
+            return "--threads " + threads + " is above " + MAX_THREADS + " (threads per rank)";
+        }
+        if (ring) {
+            long elements = bytes / 4 / ranks;
+            if (threads > elements) {
+                return "--threads " + threads + ": each thread takes a share of every chunk's float32 elements, and"
+                        + " -s " + bytes + " over " + ranks + " ranks has " + elements + " per chunk";
+            }
+        } else if (threads > bytes) {
+            return "--threads " + threads + ": each thread takes a share of the " + bytes + " bytes (-s) every link"
+                    + " carries";
+        }
+        return null;
     }
 
     /**
@@ -71,9 +93,6 @@ public record FabricOptions(FabricPattern pattern, int rank, int ranks, String c
         if (joinTimeoutS < 1 || stepTimeoutS < 1) {
             throw new IllegalArgumentException("--join-timeout and --step-timeout must be at least 1 second");
         }
-        if (threads != 1) {
-            throw new IllegalArgumentException(threadsRefusal(threads));
-        }
         if (receiver < 0 || receiver >= ranks) {
             throw new IllegalArgumentException("--receiver " + receiver + " is not in 0.." + (ranks - 1));
         }
@@ -92,6 +111,10 @@ public record FabricOptions(FabricPattern pattern, int rank, int ranks, String c
             }
         } else if (bytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("-s " + bytes + " is above 2^31 - 1 (one RDMA write per peer)");
+        }
+        String t = threadsProblem(pattern.ring(), ranks, bytes, threads);
+        if (t != null) {
+            throw new IllegalArgumentException(t);
         }
         if (pattern == FabricPattern.INCAST && ranks < 2) {
             throw new IllegalArgumentException("incast needs at least 2 ranks, not " + ranks);

@@ -55,6 +55,7 @@ final class FabricResult {
         w.name("iters").value(o.iters());
         w.name("warmup").value(o.warmup());
         w.name("reduce").value(o.reduce());
+        w.name("threads").value(o.threads());
         w.name("time_us");
         if (iterationNanos == null) {
             w.nullValue();
@@ -88,23 +89,79 @@ final class FabricResult {
         return MARK + w;
     }
 
-    /** Keeps the write times of the links that carried data. */
-    void linkSends(int[] peers, RdmaEndpoint ep) {
+    /**
+     * Keeps the write times of the links that carried data, each link's lanes merged: their writes and their
+     * post-to-completion nanoseconds added, so the mean is over every write the link carried, whichever thread
+     * posted it.
+     */
+    void linkSends(int[] peers, RdmaEndpoint[] lanes) {
         int k = 0;
         for (int i = 0; i < peers.length; i++) {
-            k += ep.writes(i) > 0 ? 1 : 0;
+            k += writes(lanes, i) > 0 ? 1 : 0;
         }
         sendPeers = new int[k];
         sendWrites = new long[k];
         sendNanos = new long[k];
         k = 0;
         for (int i = 0; i < peers.length; i++) {
-            if (ep.writes(i) > 0) {
+            long w = writes(lanes, i);
+            if (w > 0) {
+                long ns = 0;
+                for (RdmaEndpoint ep : lanes) {
+                    ns += ep.writeNanos(i);
+                }
                 sendPeers[k] = peers[i];
-                sendWrites[k] = ep.writes(i);
-                sendNanos[k++] = ep.writeNanos(i);
+                sendWrites[k] = w;
+                sendNanos[k++] = ns;
             }
         }
+    }
+
+    private static long writes(RdmaEndpoint[] lanes, int link) {
+        long w = 0;
+        for (RdmaEndpoint ep : lanes) {
+            w += ep.writes(link);
+        }
+        return w;
+    }
+
+    /**
+     * The lanes' figures merged (docs/fabric-design.md §11): bytes and {@code #wrong} added (each lane owns its own
+     * share of every slot, so nothing is counted twice), and for the ring patterns per step the slowest lane's
+     * summed waits (the lanes run a step each on its own, and the iteration ends with the last of them).
+     */
+    void merge(LaneWork[] lanes) {
+        long sent = 0;
+        long received = 0;
+        Long bad = 0L;
+        for (LaneWork w : lanes) {
+            if (w instanceof RingRank ring) {
+                long b = ring.bytesPerIteration() * o.iters();
+                sent += b;
+                received += b;
+                long wr = ring.wrong();
+                bad = wr < 0 || bad == null ? null : bad + wr;
+                stepWaitNanos = maxEach(stepWaitNanos, ring.waitNanos());
+                stepSendNanos = maxEach(stepSendNanos, ring.sendNanos());
+            } else if (w instanceof PeerLane peer) {
+                sent += peer.bytesSentPerIteration() * o.iters();
+                received += peer.bytesReceivedPerIteration() * o.iters();
+                bad = null;
+            }
+        }
+        bytesSent = sent;
+        bytesReceived = received;
+        wrong = bad;
+    }
+
+    private static long[] maxEach(long[] a, long[] b) {
+        if (a == null) {
+            return b;
+        }
+        for (int i = 0; i < a.length; i++) {
+            a[i] = Math.max(a[i], b[i]);
+        }
+        return a;
     }
 
     /** "link_send": per link written on, the peer, the writes and their mean post-to-completion µs; null unknown. */

@@ -3,6 +3,7 @@ package io.rdmaffm.perftest.fabric;
 import io.rdmaffm.perftest.counters.EthtoolStats;
 import io.rdmaffm.perftest.counters.PortCounters;
 import io.rdmaffm.perftest.engine.OpenDevice;
+import io.rdmaffm.perftest.engine.QpShares;
 import io.rdmaffm.verbs.RdmaDevice;
 import io.rdmaffm.verbs.topology.Reading;
 import io.rdmaffm.verbs.topology.Sysfs;
@@ -61,7 +62,8 @@ public final class FabricWorker {
         Thread coordinatorThread = null;
         CoordinatorClient client = null;
         OpenDevice dev = null;
-        RdmaEndpoint ep = null;
+        RankRegion region = null;
+        RdmaEndpoint[] eps = new RdmaEndpoint[o.threads()];
         int exit;
         try {
             if (o.rank() == 0) {
@@ -87,60 +89,53 @@ public final class FabricWorker {
 
             Plan plan = plan();
             result.role = plan.role;
-            ep = new RdmaEndpoint(dev, plan.peers, hosts, plan.regionBytes, stepNanos, client);
-            for (int i = 0; i < plan.peers.length; i++) {
-                client.send("QP " + ep.record(i, plan.names[i], plan.offsets[i]).line());
+            int lanes = o.threads();
+            boolean ring = o.pattern().ring();
+            LaneGate gate = new LaneGate(lanes, o.warmup() + o.iters() + (ring ? 1 : 0), stepNanos, client);
+            region = new RankRegion(dev, plan.regionBytes);
+            for (int t = 0; t < lanes; t++) {
+                eps[t] = new RdmaEndpoint(dev, region, plan.peers, hosts, stepNanos, gate);
             }
-            boolean[] have = new boolean[plan.peers.length];
-            for (int got = 0; got < plan.peers.length; got++) {
+            // Lane t of a link is written at the link's slot plus its share's offset, on both ends alike.
+            long[] share = laneShares(plan);
+            for (int t = 0; t < lanes; t++) {
+                for (int i = 0; i < plan.peers.length; i++) {
+                    client.send("QP " + eps[t].record(i, plan.laneName(i, t, lanes),
+                            plan.offsets[i] + (ring ? 0 : share[t])).line());
+                }
+            }
+            boolean[] have = new boolean[plan.peers.length * lanes];
+            for (int got = 0; got < have.length; got++) {
                 QpRecord r = QpRecord.parse(client.await("QP ", System.nanoTime() + stepNanos, "a peer's QP record")
                         .substring(3));
-                int link = plan.link(r.peer(), r.link());
-                if (link < 0 || have[link]) {
+                int lane = plan.lane(r.peer(), r.link(), lanes);
+                if (lane < 0 || have[lane]) {
                     throw new FabricFailure("rank " + r.peer() + " sent an unexpected QP record for link " + r.link());
                 }
-                have[link] = true;
-                ep.connect(link, r);
+                have[lane] = true;
+                eps[lane / plan.peers.length].connect(lane % plan.peers.length, r);
             }
 
-            RingRank ring = null;
-            if (o.pattern().ring()) {
-                ring = new RingRank(o.rank(), o.pattern(), o.reduce(), plan.layout, ep.memory(), new RdmaRingLinks(ep));
-                ring.fillInput();
+            LaneWork[] work = new LaneWork[lanes];
+            for (int t = 0; t < lanes; t++) {
+                if (ring) {
+                    RingRank rr = new RingRank(o.rank(), o.pattern(), o.reduce(), plan.layout, region.mr().segment(),
+                            new RdmaRingLinks(eps[t]), share[t], share[t + 1] - share[t]);
+                    rr.fillInput();
+                    work[t] = rr;
+                } else {
+                    work[t] = new PeerLane(plan, eps[t], share[t], share[t + 1] - share[t]);
+                }
             }
             result.before = counters(dev, result.netdev);
             client.barrier("READY", System.nanoTime() + stepNanos);
-            log.println("fabric-worker rank " + o.rank() + ": go");
+            log.println("fabric-worker rank " + o.rank() + ": go" + (lanes > 1 ? " (" + lanes + " threads)" : ""));
 
-            long[] times = new long[o.iters()];
-            for (int i = 0; i < o.warmup(); i++) {
-                iteration(plan, ring, ep, i);
-            }
-            if (ring != null) {
-                ring.timed(true);
-            }
-            ep.resetWriteTimes();
-            for (int i = 0; i < o.iters(); i++) {
-                long t0 = System.nanoTime();
-                iteration(plan, ring, ep, o.warmup() + i);
-                times[i] = System.nanoTime() - t0;
-            }
-            result.linkSends(plan.peers, ep);
-            if (ring != null) {
-                ring.timed(false);
-                result.stepWaitNanos = ring.waitNanos();
-                result.stepSendNanos = ring.sendNanos();
-                // One untimed iteration into a poisoned output: a chunk no transfer wrote cannot pass.
-                ring.poisonOutput();
-                ring.iteration();
-                long w = ring.wrong();
-                result.wrong = w < 0 ? null : w;
-                result.bytesSent = ring.bytesPerIteration() * o.iters();
-                result.bytesReceived = result.bytesSent;
-            } else {
-                result.bytesSent = plan.sendsPerIteration * o.bytes() * o.iters();
-                result.bytesReceived = plan.receivesPerIteration * o.bytes() * o.iters();
-            }
+            // Ring patterns end with one untimed iteration into a poisoned output: a chunk no transfer wrote
+            // cannot pass.
+            long[] times = LaneThreads.run(work, gate, o.warmup(), o.iters(), ring);
+            result.linkSends(plan.peers, eps);
+            result.merge(work);
             result.iterationNanos = times;
             client.barrier("DONE", System.nanoTime() + stepNanos);
             Thread.sleep(AFTER_MILLIS);
@@ -165,8 +160,13 @@ public final class FabricWorker {
                 client.sendError(result.error);
             }
         } finally {
-            if (ep != null) {
-                ep.close();
+            for (RdmaEndpoint ep : eps) {
+                if (ep != null) {
+                    ep.close();
+                }
+            }
+            if (region != null) {
+                region.close(); // after every lane's QPs are drained and closed
             }
             if (dev != null) {
                 dev.close();
@@ -213,26 +213,24 @@ public final class FabricWorker {
         });
     }
 
-    private void iteration(Plan plan, RingRank ring, RdmaEndpoint ep, int seq) {
-        if (ring != null) {
-            ring.iteration();
-            return;
+    /**
+     * Where each lane's share starts, and past the last its end (T + 1 entries): of the m bytes per link, or of a
+     * ring chunk in bytes (whole float32 elements), cut as the bandwidth tools cut -q ({@link QpShares}).
+     */
+    long[] laneShares(Plan plan) {
+        return laneShares(o, plan);
+    }
+
+    static long[] laneShares(FabricOptions o, Plan plan) {
+        int lanes = o.threads();
+        boolean ring = o.pattern().ring();
+        long units = ring ? plan.layout.chunk() / 4 : o.bytes();
+        QpShares q = new QpShares((int) units, lanes);
+        long[] at = new long[lanes + 1];
+        for (int t = 0; t <= lanes; t++) {
+            at[t] = q.first(t) * (ring ? 4L : 1L); // first(T) is the end
         }
-        for (int i = 0; i < plan.peers.length; i++) {
-            if (plan.sends[i]) {
-                ep.write(i, 0, o.bytes(), 0, seq);
-            }
-        }
-        for (int i = 0; i < plan.peers.length; i++) {
-            if (plan.receives[i]) {
-                int imm = ep.awaitImm(i);
-                if (imm != seq) {
-                    throw new FabricFailure("rank " + plan.peers[i] + " wrote iteration " + imm + " where " + seq
-                            + " was due");
-                }
-            }
-        }
-        ep.awaitAllSends();
+        return at;
     }
 
     /** The QPs, region and roles of this rank for the pattern. */
@@ -252,6 +250,23 @@ public final class FabricWorker {
             for (int i = 0; i < peers.length; i++) {
                 if (peers[i] == peer && names[i].equals(name)) {
                     return i;
+                }
+            }
+            return -1;
+        }
+
+        /** Lane {@code t} of link {@code i}'s QP name: the link's own with one lane, else "name/t" (both ends). */
+        String laneName(int i, int t, int lanes) {
+            return lanes == 1 ? names[i] : names[i] + "/" + t;
+        }
+
+        /** t × links + i for the QP named {@code name} by {@code peer}, or -1. */
+        int lane(int peer, String name, int lanes) {
+            for (int t = 0; t < lanes; t++) {
+                for (int i = 0; i < peers.length; i++) {
+                    if (peers[i] == peer && laneName(i, t, lanes).equals(name)) {
+                        return t * peers.length + i;
+                    }
                 }
             }
             return -1;

@@ -22,22 +22,22 @@ import io.rdmaffm.verbs.WorkCompletionStatus;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * A rank's RDMA side: one protection domain, one completion queue, one registered region, and one RC QP per
- * link (a link is one peer in one role, e.g. the ring's next rank). Every message is an RDMA WRITE_WITH_IMM
+ * One lane of a rank's RDMA side (docs/fabric-design.md §11): its own completion queue, work requests and
+ * completion array, and one RC QP per link (a link is one peer in one role, e.g. the ring's next rank), in the
+ * rank's shared {@link RankRegion}; only the lane's thread touches it. Every message is an RDMA WRITE_WITH_IMM
  * (zero bytes for credits): the peer learns of it from the receive it consumes, whose immediate lands in that
- * link's queue. Waits poll the CQ until their deadline, and check the coordinator's abort and the worker's
- * interruption on the way. On close the QPs go to ERR and the flushed work requests are drained before anything is
- * deregistered: memory stays registered while a work request may still point into it.
+ * link's queue. Waits poll the CQ until their deadline, and check the coordinator's abort, the worker's
+ * interruption and the other lanes' failures on the way. On close the QPs go to ERR and the flushed work requests are drained before anything is
+ * deregistered: memory stays registered while a work request may still point into it (the region is closed after
+ * every lane's endpoint).
  */
-final class RdmaEndpoint implements AutoCloseable {
+final class RdmaEndpoint implements PeerLinks, AutoCloseable {
     static final int SEND_DEPTH = 64;
     static final int RECV_DEPTH = 128;
 
     private final OpenDevice dev;
-    private final ProtectionDomain pd;
     private final CompletionQueue cq;
     private final MemoryRegion mr;
     private final QueuePair[] qps;
@@ -58,21 +58,19 @@ final class RdmaEndpoint implements AutoCloseable {
     private final RecvWorkRequests recv = new RecvWorkRequests(1, 1);
     private final Completions wc = new Completions(32);
     private final long stepNanos;
-    private final CoordinatorClient coordinator;
+    private final LaneGate gate;
     private int idlePolls;
-    /** Empty polls before a wait starts yielding the CPU. */
-    private static final int SPIN_POLLS = 2048;
 
     /**
+     * @param region    the rank's PD and registered region
      * @param peers     the peer rank of each link
      * @param hosts     every rank's host (the rank table), for the messages
-     * @param bytes     the region's size
+     * @param gate      the other lanes' failures and the coordinator's abort, checked while waiting
      */
-    RdmaEndpoint(OpenDevice dev, int[] peers, List<String> hosts, long bytes, long stepNanos,
-            CoordinatorClient coordinator) {
+    RdmaEndpoint(OpenDevice dev, RankRegion region, int[] peers, List<String> hosts, long stepNanos, LaneGate gate) {
         this.dev = dev;
         this.stepNanos = stepNanos;
-        this.coordinator = coordinator;
+        this.gate = gate;
         int n = peers.length;
         qps = new QueuePair[n];
         psn = new int[n];
@@ -86,21 +84,9 @@ final class RdmaEndpoint implements AutoCloseable {
         writes = new long[n];
         writeNanos = new long[n];
         imms = new IntFifo[n];
-        pd = dev.context().allocateProtectionDomain();
-        CompletionQueue q = null;
-        MemoryRegion m = null;
-        try {
-            q = dev.context().createCompletionQueue(Math.max(1, n * (SEND_DEPTH + RECV_DEPTH)));
-            m = pd.allocateRegion(Math.max(bytes, 64), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-        } catch (RuntimeException e) {
-            if (q != null) {
-                q.close();
-            }
-            pd.close();
-            throw e;
-        }
-        cq = q;
-        mr = m;
+        ProtectionDomain pd = region.pd();
+        mr = region.mr();
+        cq = dev.context().createCompletionQueue(Math.max(1, n * (SEND_DEPTH + RECV_DEPTH)));
         try {
             for (int i = 0; i < n; i++) {
                 peerHost[i] = hosts.get(peers[i]);
@@ -162,7 +148,8 @@ final class RdmaEndpoint implements AutoCloseable {
      * WRITE_WITH_IMM of {@code bytes} (0: a signal) from {@code from} of the region to {@code to} past the address
      * the peer gave; waits for room in the send queue first.
      */
-    void write(int link, long from, long bytes, long to, int imm) {
+    @Override
+    public void write(int link, long from, long bytes, long to, int imm) {
         long deadline = System.nanoTime() + stepNanos;
         while (outstanding[link] >= SEND_DEPTH) {
             pollOrWait(deadline, link, "room in the send queue");
@@ -179,7 +166,8 @@ final class RdmaEndpoint implements AutoCloseable {
     }
 
     /** The next immediate from the peer of {@code link}, waiting at most a step. */
-    int awaitImm(int link) {
+    @Override
+    public int awaitImm(int link) {
         long deadline = System.nanoTime() + stepNanos;
         while (imms[link].isEmpty()) {
             pollOrWait(deadline, link, "a write");
@@ -204,7 +192,8 @@ final class RdmaEndpoint implements AutoCloseable {
     }
 
     /** Starts the write times afresh (the timed iterations begin). */
-    void resetWriteTimes() {
+    @Override
+    public void resetWriteTimes() {
         java.util.Arrays.fill(writes, 0);
         java.util.Arrays.fill(writeNanos, 0);
     }
@@ -223,7 +212,8 @@ final class RdmaEndpoint implements AutoCloseable {
     }
 
     /** Waits until every link's sends have completed. */
-    void awaitAllSends() {
+    @Override
+    public void awaitAllSends() {
         for (int i = 0; i < qps.length; i++) {
             awaitSends(i);
         }
@@ -235,20 +225,12 @@ final class RdmaEndpoint implements AutoCloseable {
             idlePolls = 0;
             return;
         }
-        coordinator.check();
+        gate.check();
         if (System.nanoTime() > deadline) {
             throw new FabricFailure("step timeout: no " + what + " from rank " + peer[link] + " ("
                     + peerHost[link] + ") within " + stepNanos / 1_000_000_000L + " s");
         }
-        // Busy-poll first (the fast path); a long wait gives the core away, since the ranks of one host (and, on
-        // Soft-RoCE, the kernel's packet processing) may share it.
-        if (++idlePolls < SPIN_POLLS) {
-            Thread.onSpinWait();
-        } else if (idlePolls < SPIN_POLLS * 8) {
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(20_000);
-        }
+        Idle.pause(++idlePolls);
     }
 
     /** Polls the CQ once and files what came; a failed completion names the link's peer. */
@@ -282,8 +264,8 @@ final class RdmaEndpoint implements AutoCloseable {
     }
 
     /**
-     * QPs to ERR, the flushed work requests drained (bounded), then QPs, region, CQ and PD closed: memory is
-     * deregistered only after no work request can point into it any more.
+     * QPs to ERR, the flushed work requests drained (bounded), then QPs and CQ closed; the caller deregisters the
+     * region after every lane's endpoint is closed, when no work request can point into it any more.
      */
     @Override
     public void close() {
@@ -312,9 +294,7 @@ final class RdmaEndpoint implements AutoCloseable {
                 qp.close();
             }
         }
-        mr.close();
         cq.close();
-        pd.close();
         send.close();
         recv.close();
         wc.close();

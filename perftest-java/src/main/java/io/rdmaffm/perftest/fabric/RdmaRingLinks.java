@@ -34,4 +34,9 @@ final class RdmaRingLinks implements RingLinks {
     public void awaitSends() {
         ep.awaitAllSends();
     }
+
+    @Override
+    public void resetWriteTimes() {
+        ep.resetWriteTimes();
+    }
 }

@@ -23,4 +23,8 @@ interface RingLinks {
 
     /** Waits until every write and signal posted so far has completed (its source may change again). */
     void awaitSends();
+
+    /** Starts the links' write times afresh (the timed iterations begin); nothing where none are kept. */
+    default void resetWriteTimes() {
+    }
 }

@@ -19,8 +19,13 @@ import java.lang.foreign.MemorySegment;
  * reduce-scatter, r alone), straight into the same place of the next rank's output. Before it, each rank tells
  * its previous one it is ready (its own sends are done, so chunks it still reads from cannot be overwritten), and
  * waits for the next rank's ready.
+ *
+ * <p>With {@code --threads T} a rank runs T of these, one per lane (docs/fabric-design.md §11): lane t owns the
+ * same share of every chunk ({@code slice}: its offset and length inside a chunk), over its own QPs to the same
+ * two neighbours. Each lane is a whole ring collective of its own on its own bytes of the input, the output and
+ * the staging slots, with its own credits, so the lanes never wait on one another inside an iteration.
  */
-final class RingRank {
+final class RingRank implements LaneWork {
     static final int RS_DATA = 1;
     static final int AG_DATA = 2;
     static final int CREDIT = 3;
@@ -33,6 +38,9 @@ final class RingRank {
     private final RingLayout layout;
     private final MemorySegment mem;
     private final RingLinks links;
+    /** This lane's part of every chunk: from {@code sliceOffset}, {@code sliceBytes} long (multiples of 4). */
+    private final long sliceOffset;
+    private final long sliceBytes;
     private long rsSteps;
     private long credits;
     /** Per step of an iteration, summed over the timed ones: waiting for the previous rank's data. */
@@ -41,7 +49,21 @@ final class RingRank {
     private final long[] sendNanos;
     private boolean timed;
 
+    /** The whole of every chunk (one lane). */
     RingRank(int rank, FabricPattern pattern, boolean reduce, RingLayout layout, MemorySegment mem, RingLinks links) {
+        this(rank, pattern, reduce, layout, mem, links, 0, layout.chunk());
+    }
+
+    /** One lane: {@code sliceBytes} from {@code sliceOffset} of every chunk. */
+    RingRank(int rank, FabricPattern pattern, boolean reduce, RingLayout layout, MemorySegment mem, RingLinks links,
+            long sliceOffset, long sliceBytes) {
+        if (sliceOffset % 4 != 0 || sliceBytes % 4 != 0 || sliceBytes < 4
+                || sliceOffset + sliceBytes > layout.chunk()) {
+            throw new IllegalArgumentException("slice " + sliceOffset + "+" + sliceBytes + " of a chunk of "
+                    + layout.chunk() + " bytes");
+        }
+        this.sliceOffset = sliceOffset;
+        this.sliceBytes = sliceBytes;
         this.rank = rank;
         this.n = layout.ranks();
         this.pattern = pattern;
@@ -54,9 +76,16 @@ final class RingRank {
         this.sendNanos = new long[steps];
     }
 
-    /** From now on (true) the iterations' per-step waits are added up; warm-up and the check's run are not. */
-    void timed(boolean on) {
+    /**
+     * From now on (true) the iterations' per-step waits are added up, and the links' write times start afresh;
+     * warm-up and the check's run are not counted.
+     */
+    @Override
+    public void timed(boolean on) {
         timed = on;
+        if (on) {
+            links.resetWriteTimes();
+        }
     }
 
     /**
@@ -102,24 +131,44 @@ final class RingRank {
         return (float) s;
     }
 
-    /** Writes this rank's input. */
+    /** Writes this lane's part of the rank's input. */
     void fillInput() {
-        long first = pattern.reduceScatter() ? 0 : (long) rank * layout.chunk() / 4;
-        long count = layout.inputBytes() / 4;
-        for (long i = 0; i < count; i++) {
-            mem.setAtIndex(JAVA_FLOAT_UNALIGNED, (layout.input() / 4) + i, input(rank, first + i));
+        long per = layout.chunk() / 4;
+        long from = sliceOffset / 4;
+        long count = sliceBytes / 4;
+        // Reduce-scatter layouts hold the whole array (n chunks); all-gather alone holds chunk `rank` only.
+        int chunks = pattern.reduceScatter() ? n : 1;
+        long firstChunk = pattern.reduceScatter() ? 0 : rank;
+        for (int k = 0; k < chunks; k++) {
+            long at = layout.input() / 4 + k * per + from;
+            long j = (firstChunk + k) * per + from;
+            for (long i = 0; i < count; i++) {
+                mem.setAtIndex(JAVA_FLOAT_UNALIGNED, at + i, input(rank, j + i));
+            }
         }
     }
 
-    /** Fills the output with NaN, so that a chunk no transfer wrote cannot pass the check. */
+    /** Fills this lane's part of the output with NaN, so that a chunk no transfer wrote cannot pass the check. */
     void poisonOutput() {
-        mem.asSlice(layout.output(), (long) n * layout.chunk()).fill((byte) 0xFF);
+        for (int k = 0; k < n; k++) {
+            mem.asSlice(layout.out(k) + sliceOffset, sliceBytes).fill((byte) 0xFF);
+        }
+    }
+
+    @Override
+    public void beforeCheck() {
+        poisonOutput();
+    }
+
+    @Override
+    public void iteration(int seq) {
+        iteration();
     }
 
     /** One iteration of the pattern. */
     void iteration() {
         if (n == 1) {
-            MemorySegment.copy(mem, layout.input(), mem, layout.output(), layout.chunk());
+            MemorySegment.copy(mem, layout.input() + sliceOffset, mem, layout.output() + sliceOffset, sliceBytes);
             return;
         }
         if (pattern.reduceScatter()) {
@@ -131,7 +180,8 @@ final class RingRank {
     }
 
     private void reduceScatter() {
-        long c = layout.chunk();
+        long c = sliceBytes;
+        long o = sliceOffset;
         for (int s = 0; s < n - 1; s++) {
             long g = rsSteps++;
             int slot = (int) (g & 1);
@@ -142,7 +192,7 @@ final class RingRank {
                 credits++;
             }
             int k = mod(rank - s);
-            links.writeNext(s == 0 ? layout.in(k) : layout.out(k), c, layout.slot(slot), imm(RS_DATA, g));
+            links.writeNext((s == 0 ? layout.in(k) : layout.out(k)) + o, c, layout.slot(slot) + o, imm(RS_DATA, g));
             long t1 = System.nanoTime();
             int got = links.awaitPrev();
             if (timed) {
@@ -153,7 +203,7 @@ final class RingRank {
             expect(got, RS_DATA, "reduce-scatter data from rank " + mod(rank - 1));
             int j = mod(rank - s - 1);
             if (reduce) {
-                add(layout.slot(slot), layout.in(j), layout.out(j), c);
+                add(layout.slot(slot) + o, layout.in(j) + o, layout.out(j) + o, c);
             }
             links.signalPrev(imm(CREDIT, g));
         }
@@ -176,10 +226,11 @@ final class RingRank {
     }
 
     private void allGather() {
-        long c = layout.chunk();
+        long c = sliceBytes;
+        long o = sliceOffset;
         int owner = pattern.reduceScatter() ? mod(rank + 1) : rank;
         if (!pattern.reduceScatter()) {
-            MemorySegment.copy(mem, layout.input(), mem, layout.out(owner), c);
+            MemorySegment.copy(mem, layout.input() + o, mem, layout.out(owner) + o, c);
         }
         int base = pattern.reduceScatter() ? n - 1 : 0;
         long t0 = System.nanoTime();
@@ -195,7 +246,7 @@ final class RingRank {
         }
         for (int s = 0; s < n - 1; s++) {
             int k = mod(owner - s);
-            links.writeNext(layout.out(k), c, layout.out(k), imm(AG_DATA, s));
+            links.writeNext(layout.out(k) + o, c, layout.out(k) + o, imm(AG_DATA, s));
             long t1 = System.nanoTime();
             int got = links.awaitPrev();
             if (timed) {
@@ -212,27 +263,30 @@ final class RingRank {
         }
     }
 
-    /** Payload bytes this rank writes (and receives) per iteration. */
+    /** Payload bytes this lane writes (and receives) per iteration. */
     long bytesPerIteration() {
-        return pattern.steps(n) * layout.chunk();
+        return pattern.steps(n) * sliceBytes;
     }
 
     /**
-     * Elements of the result that are not what they must be: the whole output (all-reduce, all-gather) or the
-     * rank's reduced chunk (reduce-scatter); -1 without a check ({@code --no-reduce} with a reduce-scatter half).
+     * Elements of this lane's part of the result that are not what they must be: of the whole output (all-reduce,
+     * all-gather) or the rank's reduced chunk (reduce-scatter); -1 without a check ({@code --no-reduce} with a
+     * reduce-scatter half).
      */
     long wrong() {
         if (!reduce && pattern.reduceScatter()) {
             return -1;
         }
         long per = layout.chunk() / 4;
+        long from = sliceOffset / 4;
+        long count = sliceBytes / 4;
         long bad = 0;
         for (int k = 0; k < n; k++) {
             if (pattern == FabricPattern.REDUCESCATTER && k != mod(rank + 1) && n > 1) {
                 continue;
             }
             long base = layout.out(k) / 4;
-            for (long i = 0; i < per; i++) {
+            for (long i = from; i < from + count; i++) {
                 long j = k * per + i;
                 float want = pattern.reduceScatter() ? sum(n, j) : input(k, j);
                 if (mem.getAtIndex(JAVA_FLOAT_UNALIGNED, base + i) != want) {

@@ -7,6 +7,8 @@ import io.rdmaffm.perftest.cluster.MatrixPlan;
 import io.rdmaffm.perftest.cluster.MatrixPlanner;
 import io.rdmaffm.perftest.cluster.Names;
 import io.rdmaffm.perftest.cluster.ProcessRunner;
+import io.rdmaffm.perftest.fabric.FabricOptions;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -84,12 +86,6 @@ public final class FabricPlanner {
         if (o.warmup() < 0) {
             throw new MatrixInputException("--warmup must be at least 0, got " + o.warmup());
         }
-        if (o.threads() < 1) {
-            throw new MatrixInputException("--threads must be at least 1, got " + o.threads());
-        }
-        if (o.threads() > 1) {
-            throw new MatrixInputException(io.rdmaffm.perftest.fabric.FabricOptions.threadsRefusal(o.threads()));
-        }
         if (o.expect() == null) {
             throw new MatrixInputException("--expect must be none, pfc or dcqcn");
         }
@@ -120,6 +116,11 @@ public final class FabricPlanner {
         if (p.ring() && o.bytes() % (4L * n) != 0) {
             throw new MatrixInputException("-s " + o.bytes() + " is not a multiple of 4n = " + 4L * n + " (" + p.cli()
                     + " splits the float32 array into " + n + " equal chunks)");
+        }
+        // The workers' own rule (each thread a share of every link's bytes), checked here before any is launched.
+        String threads = FabricOptions.threadsProblem(p.ring(), n, o.bytes(), o.threads());
+        if (threads != null) {
+            throw new MatrixInputException(threads);
         }
         // A float32 sum of n inputs below 251 stays exact only while 250·n < 2^24 (docs/fabric-design.md §5).
         if (p == Pattern.ALLREDUCE || p == Pattern.REDUCESCATTER) {

@@ -81,11 +81,24 @@ class FabricPlannerTest {
             b.pattern = Pattern.ALLTOALL;
             b.expect = null;
         }));
-        assertEquals("--threads 2 is not supported yet: a fabric worker drives all its peers' QPs from one thread "
-                + "(they share one completion queue and one set of work requests)", refused("a,b,c", b -> {
-                    b.pattern = Pattern.ALLTOALL;
-                    b.threads = 2;
+        assertEquals("--threads 3: each thread takes a share of every chunk's float32 elements, and -s 24 over 3"
+                + " ranks has 2 per chunk", refused("a,b,c", b -> {
+                    b.pattern = Pattern.ALLREDUCE;
+                    b.bytes = 24;
+                    b.threads = 3;
                 }));
+        assertEquals("--threads must be at least 1, not 0", refused("a,b,c", b -> {
+            b.pattern = Pattern.ALLTOALL;
+            b.threads = 0;
+        }));
+        // Two threads on 2 bytes per link: accepted, and every worker is told.
+        FabricPlan two = FabricFixtures.plan("a,b,c", b -> {
+            b.pattern = Pattern.BISECTION;
+            b.bytes = 2;
+            b.threads = 2;
+        }, Map.of());
+        List<String> argv = two.workerArgv(two.ranks().getFirst());
+        assertEquals("2", argv.get(argv.indexOf("--threads") + 1));
         // Not a multiple for ring patterns only: alltoall's m is per peer.
         FabricFixtures.plan("a,b,c", b -> {
             b.pattern = Pattern.ALLTOALL;

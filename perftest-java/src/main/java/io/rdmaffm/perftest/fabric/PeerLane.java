@@ -1,0 +1,61 @@
+package io.rdmaffm.perftest.fabric;
+
+/**
+ * One lane of incast, all-to-all or bisection: per iteration, every sending link writes this lane's share of the
+ * m bytes ({@code from}, {@code bytes}: the same place at both ends, since the peer's QP record for this lane
+ * already points {@code from} past its slot), then every receiving link's immediate is awaited and checked, then
+ * the sends' completions.
+ */
+final class PeerLane implements LaneWork {
+    private final FabricWorker.Plan plan;
+    private final PeerLinks links;
+    private final long from;
+    private final long bytes;
+
+    /**
+     * @param from  this lane's first byte of the m bytes per link
+     * @param bytes its share (at least 1)
+     */
+    PeerLane(FabricWorker.Plan plan, PeerLinks links, long from, long bytes) {
+        this.plan = plan;
+        this.links = links;
+        this.from = from;
+        this.bytes = bytes;
+    }
+
+    @Override
+    public void iteration(int seq) {
+        for (int i = 0; i < plan.peers.length; i++) {
+            if (plan.sends[i]) {
+                links.write(i, from, bytes, 0, seq);
+            }
+        }
+        for (int i = 0; i < plan.peers.length; i++) {
+            if (plan.receives[i]) {
+                int imm = links.awaitImm(i);
+                if (imm != seq) {
+                    throw new FabricFailure("rank " + plan.peers[i] + " wrote iteration " + imm + " where " + seq
+                            + " was due");
+                }
+            }
+        }
+        links.awaitAllSends();
+    }
+
+    @Override
+    public void timed(boolean on) {
+        if (on) {
+            links.resetWriteTimes();
+        }
+    }
+
+    /** Payload bytes this lane writes per iteration. */
+    long bytesSentPerIteration() {
+        return plan.sendsPerIteration * bytes;
+    }
+
+    /** Payload bytes written into this lane per iteration. */
+    long bytesReceivedPerIteration() {
+        return plan.receivesPerIteration * bytes;
+    }
+}

@@ -1,0 +1,297 @@
+package io.rdmaffm.perftest.fabric;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@code --threads}: every pattern run by in-memory ranks (each rank a thread, its lanes {@link LaneThreads}' own
+ * threads, the same {@link PeerLane} and {@link RingRank} code as on RDMA, the worker's plan and lane shares) with
+ * T = 1 and T = 2 and 3: every rank's memory afterwards byte for byte the same, the same bytes written, and the
+ * merged result ({@link FabricResult#merge}) the same sums, byte counts and {@code #wrong} 0.
+ */
+class FabricLanesTest {
+    private static final int WARMUP = 1;
+    private static final int ITERS = 3;
+
+    /** What one run left: each rank's memory, the bytes each rank wrote, the merged results. */
+    record Outcome(byte[][] memory, long[] written, long[] bytesSent, long[] bytesReceived, Long[] wrong) {
+    }
+
+    private static FabricOptions opts(FabricPattern p, int rank, int ranks, long bytes, int threads) {
+        return new FabricOptions(p, rank, ranks, "h", 1, null, 1, -1, bytes, ITERS, WARMUP, true, 1, 60, 10, threads)
+                .validate();
+    }
+
+    private static int take(LinkedBlockingQueue<Integer> q) {
+        try {
+            Integer v = q.poll(10, TimeUnit.SECONDS);
+            if (v == null) {
+                throw new FabricFailure("step timeout in the in-memory fabric");
+            }
+            return v;
+        } catch (InterruptedException e) {
+            throw new FabricFailure("interrupted");
+        }
+    }
+
+    /** Runs the pattern on n in-memory ranks with T threads each. */
+    static Outcome run(FabricPattern p, int n, long bytes, int threads) throws Exception {
+        FabricWorker.Plan[] plans = new FabricWorker.Plan[n];
+        FabricOptions[] os = new FabricOptions[n];
+        for (int r = 0; r < n; r++) {
+            os[r] = opts(p, r, n, bytes, threads);
+            plans[r] = FabricWorker.plan(os[r]);
+        }
+        try (Arena arena = Arena.ofShared(); ExecutorService pool = Executors.newFixedThreadPool(n)) {
+            MemorySegment[] mem = new MemorySegment[n];
+            for (int r = 0; r < n; r++) {
+                mem[r] = arena.allocate(Math.max(plans[r].regionBytes, 4), 4);
+                // non-ring: the send slot (offset 0) holds bytes only this rank has
+                if (!p.ring()) {
+                    for (long i = 0; i < bytes; i++) {
+                        mem[r].set(ValueLayout.JAVA_BYTE, i, (byte) (r * 37 + i * 11 + 1));
+                    }
+                }
+            }
+            long[][] written = new long[n][threads];
+            // per rank, lane, link: immediates in; ring: link 0 = from the previous rank, 1 = from the next
+            List<List<List<LinkedBlockingQueue<Integer>>>> in = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                List<List<LinkedBlockingQueue<Integer>>> lanes = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    List<LinkedBlockingQueue<Integer>> links = new ArrayList<>();
+                    for (int i = 0; i < Math.max(2, plans[r].peers.length); i++) {
+                        links.add(new LinkedBlockingQueue<>());
+                    }
+                    lanes.add(links);
+                }
+                in.add(lanes);
+            }
+            FabricResult[] results = new FabricResult[n];
+            List<Future<?>> done = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                int rank = r;
+                long[] share = FabricWorker.laneShares(os[r], plans[r]);
+                LaneWork[] work = new LaneWork[threads];
+                for (int t = 0; t < threads; t++) {
+                    int lane = t;
+                    if (p.ring()) {
+                        int next = (r + 1) % n;
+                        int prev = (r + n - 1) % n;
+                        RingLinks links = new RingLinks() {
+                            @Override
+                            public void writeNext(long from, long b, long to, int imm) {
+                                MemorySegment.copy(mem[rank], from, mem[next], to, b);
+                                written[rank][lane] += b;
+                                in.get(next).get(lane).get(0).add(imm);
+                            }
+
+                            @Override
+                            public void signalPrev(int imm) {
+                                in.get(prev).get(lane).get(1).add(imm);
+                            }
+
+                            @Override
+                            public int awaitPrev() {
+                                return take(in.get(rank).get(lane).get(0));
+                            }
+
+                            @Override
+                            public int awaitNext() {
+                                return take(in.get(rank).get(lane).get(1));
+                            }
+
+                            @Override
+                            public void awaitSends() {
+                            }
+                        };
+                        RingRank ring = new RingRank(r, p, true, plans[r].layout, mem[r], links, share[t],
+                                share[t + 1] - share[t]);
+                        ring.fillInput();
+                        work[t] = ring;
+                    } else {
+                        FabricWorker.Plan me = plans[r];
+                        PeerLinks links = new PeerLinks() {
+                            @Override
+                            public void write(int link, long from, long b, long to, int imm) {
+                                int q = me.peers[link];
+                                int back = plans[q].link(rank, me.names[link]);
+                                MemorySegment.copy(mem[rank], from, mem[q], plans[q].offsets[back] + share[lane] + to,
+                                        b);
+                                written[rank][lane] += b;
+                                in.get(q).get(lane).get(back).add(imm);
+                            }
+
+                            @Override
+                            public int awaitImm(int link) {
+                                return take(in.get(rank).get(lane).get(link));
+                            }
+
+                            @Override
+                            public void awaitAllSends() {
+                            }
+
+                            @Override
+                            public void resetWriteTimes() {
+                            }
+                        };
+                        work[t] = new PeerLane(me, links, share[t], share[t + 1] - share[t]);
+                    }
+                }
+                results[r] = new FabricResult(os[r], "h" + r);
+                LaneGate gate = new LaneGate(threads, WARMUP + ITERS + (p.ring() ? 1 : 0),
+                        TimeUnit.SECONDS.toNanos(10), null);
+                done.add(pool.submit(() -> {
+                    long[] times = LaneThreads.run(work, gate, WARMUP, ITERS, p.ring());
+                    assertEquals(ITERS, times.length);
+                    for (long t : times) {
+                        assertTrue(t >= 0, "an iteration's time");
+                    }
+                    results[rank].merge(work);
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+            byte[][] memory = new byte[n][];
+            long[] w = new long[n];
+            long[] sent = new long[n];
+            long[] received = new long[n];
+            Long[] wrong = new Long[n];
+            for (int r = 0; r < n; r++) {
+                memory[r] = mem[r].toArray(ValueLayout.JAVA_BYTE);
+                for (long b : written[r]) {
+                    w[r] += b;
+                }
+                sent[r] = results[r].bytesSent;
+                received[r] = results[r].bytesReceived;
+                wrong[r] = results[r].wrong;
+            }
+            return new Outcome(memory, w, sent, received, wrong);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(FabricPattern.class)
+    void twoAndThreeThreadsGiveWhatOneGives(FabricPattern p) throws Exception {
+        int n = p == FabricPattern.BISECTION ? 4 : 3;
+        // uneven shares: 7 bytes per link; ring chunks of 5 float32 elements
+        long bytes = p.ring() ? 4L * n * 5 : 7;
+        Outcome one = run(p, n, bytes, 1);
+        for (int threads = 2; threads <= 3; threads++) {
+            Outcome more = run(p, n, bytes, threads);
+            for (int r = 0; r < n; r++) {
+                String at = p.id() + " T=" + threads + " rank " + r;
+                assertArrayEquals(one.memory()[r], more.memory()[r], at + ": memory after the run");
+                assertEquals(one.written()[r], more.written()[r], at + ": bytes written");
+                assertEquals(one.bytesSent()[r], more.bytesSent()[r], at + ": merged bytes_sent");
+                assertEquals(one.bytesReceived()[r], more.bytesReceived()[r], at + ": merged bytes_received");
+                assertEquals(one.wrong()[r], more.wrong()[r], at + ": merged #wrong");
+            }
+        }
+        for (int r = 0; r < n; r++) {
+            FabricWorker.Plan plan = FabricWorker.plan(opts(p, r, n, bytes, 1));
+            if (p.ring()) {
+                assertEquals(0L, one.wrong()[r], p.id() + " rank " + r + " #wrong");
+                long perIteration = p.steps(n) * bytes / n;
+                assertEquals(perIteration * ITERS, one.bytesSent()[r]);
+                assertEquals(perIteration * (WARMUP + ITERS + 1), one.written()[r], "warm-up, timed, check");
+            } else {
+                assertEquals(plan.sendsPerIteration * bytes * ITERS, one.bytesSent()[r]);
+                assertEquals(plan.receivesPerIteration * bytes * ITERS, one.bytesReceived()[r]);
+                assertEquals(plan.sendsPerIteration * bytes * (WARMUP + ITERS), one.written()[r]);
+                // every slot written into holds its sender's bytes
+                for (int i = 0; i < plan.peers.length; i++) {
+                    if (plan.receives[i]) {
+                        int q = plan.peers[i];
+                        for (int b = 0; b < bytes; b++) {
+                            assertEquals((byte) (q * 37 + b * 11 + 1), one.memory()[r][(int) plan.offsets[i] + b],
+                                    p.id() + " rank " + r + " slot from rank " + q + " byte " + b);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void sharesCutBytesAndChunksAsQpSharesCutsQps() {
+        FabricOptions o = opts(FabricPattern.ALLTOALL, 0, 3, 7, 2);
+        assertArrayEquals(new long[] {0, 3, 7}, FabricWorker.laneShares(o, FabricWorker.plan(o)));
+        FabricOptions ring = opts(FabricPattern.ALLREDUCE, 0, 3, 4 * 3 * 5, 2);
+        assertArrayEquals(new long[] {0, 8, 20}, FabricWorker.laneShares(ring, FabricWorker.plan(ring)),
+                "whole float32 elements: 2 and 3 of a chunk's 5");
+    }
+
+    @Test
+    void laneNamesMatchFromBothEnds() {
+        FabricWorker.Plan a = FabricWorker.plan(opts(FabricPattern.ALLTOALL, 0, 3, 8, 2));
+        FabricWorker.Plan b = FabricWorker.plan(opts(FabricPattern.ALLTOALL, 2, 3, 8, 2));
+        assertEquals("pair-0-2", a.laneName(1, 0, 1), "one lane: the link's own name, as before");
+        assertEquals("pair-0-2/1", a.laneName(1, 1, 2));
+        assertEquals(1 * 2 + 0, b.lane(0, a.laneName(1, 1, 2), 2), "lane 1 of rank 2's link 0");
+        assertEquals(-1, b.lane(0, "pair-0-2/2", 2));
+    }
+
+    @Test
+    void aFailingLaneStopsTheOthersAndIsNamed() {
+        LaneWork ok = new LaneWork() {
+            @Override
+            public void iteration(int seq) {
+            }
+
+            @Override
+            public void timed(boolean on) {
+            }
+        };
+        LaneWork failing = new LaneWork() {
+            @Override
+            public void iteration(int seq) {
+                if (seq == 2) {
+                    throw new FabricFailure("boom");
+                }
+            }
+
+            @Override
+            public void timed(boolean on) {
+            }
+        };
+        LaneGate gate = new LaneGate(3, 10, TimeUnit.SECONDS.toNanos(5), null);
+        long t0 = System.nanoTime();
+        FabricFailure f = assertThrows(FabricFailure.class,
+                () -> LaneThreads.run(new LaneWork[] {ok, failing, ok}, gate, 2, 8, false));
+        assertEquals("thread 1 of 3: boom", f.getMessage());
+        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(4), "the others did not wait for the deadline");
+    }
+
+    @Test
+    void tooManyThreadsAreRefusedWithOneLine() {
+        assertEquals("--threads 8: each thread takes a share of the 7 bytes (-s) every link carries",
+                FabricOptions.threadsProblem(false, 3, 7, 8));
+        assertEquals("--threads 6: each thread takes a share of every chunk's float32 elements, and -s 60 over 3"
+                + " ranks has 5 per chunk", FabricOptions.threadsProblem(true, 3, 60, 6));
+        assertEquals(null, FabricOptions.threadsProblem(true, 3, 60, 5));
+        assertEquals("--threads 65 is above 64 (threads per rank)", FabricOptions.threadsProblem(false, 3, 1 << 20,
+                65));
+        assertNotEquals(null, FabricOptions.threadsProblem(false, 3, 7, 0));
+        assertThrows(IllegalArgumentException.class, () -> opts(FabricPattern.BISECTION, 0, 2, 1, 2));
+    }
+}
