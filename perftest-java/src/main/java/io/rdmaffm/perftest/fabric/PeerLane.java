@@ -44,9 +44,7 @@ final class PeerLane implements LaneWork {
 
     @Override
     public void timed(boolean on) {
-        if (on) {
-            links.resetWriteTimes();
-        }
+        links.timeWrites(on);
     }
 
     /** Payload bytes this lane writes per iteration. */

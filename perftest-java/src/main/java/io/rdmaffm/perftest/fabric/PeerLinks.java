@@ -18,6 +18,9 @@ interface PeerLinks {
     /** Waits until every link's writes have completed. */
     void awaitAllSends();
 
-    /** Starts the write times afresh (the timed iterations begin). */
-    void resetWriteTimes();
+    /**
+     * On: the write times start afresh and count (the timed iterations begin); off: they stop counting (the check's
+     * iteration and anything after are left out).
+     */
+    void timeWrites(boolean on);
 }

@@ -60,6 +60,8 @@ final class RdmaEndpoint implements PeerLinks, AutoCloseable {
     private final long stepNanos;
     private final LaneGate gate;
     private int idlePolls;
+    /** Whether completed writes are counted (the timed iterations only: not warm-up, not the check's run). */
+    private boolean timingWrites;
 
     /**
      * @param region    the rank's PD and registered region
@@ -191,14 +193,16 @@ final class RdmaEndpoint implements PeerLinks, AutoCloseable {
         }
     }
 
-    /** Starts the write times afresh (the timed iterations begin). */
     @Override
-    public void resetWriteTimes() {
-        java.util.Arrays.fill(writes, 0);
-        java.util.Arrays.fill(writeNanos, 0);
+    public void timeWrites(boolean on) {
+        if (on) {
+            java.util.Arrays.fill(writes, 0);
+            java.util.Arrays.fill(writeNanos, 0);
+        }
+        timingWrites = on;
     }
 
-    /** Data writes on {@code link} completed since {@link #resetWriteTimes()}. */
+    /** Data writes on {@code link} completed while {@link #timeWrites} was on. */
     long writes(int link) {
         return writes[link];
     }
@@ -254,7 +258,7 @@ final class RdmaEndpoint implements PeerLinks, AutoCloseable {
                 long posted = postedAt[link][oldest[link]];
                 oldest[link] = (oldest[link] + 1) % SEND_DEPTH;
                 outstanding[link]--;
-                if (posted >= 0) {
+                if (posted >= 0 && timingWrites) {
                     writes[link]++;
                     writeNanos[link] += System.nanoTime() - posted;
                 }

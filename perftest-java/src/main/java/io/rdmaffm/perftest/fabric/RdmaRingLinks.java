@@ -36,7 +36,7 @@ final class RdmaRingLinks implements RingLinks {
     }
 
     @Override
-    public void resetWriteTimes() {
-        ep.resetWriteTimes();
+    public void timeWrites(boolean on) {
+        ep.timeWrites(on);
     }
 }

@@ -24,7 +24,7 @@ interface RingLinks {
     /** Waits until every write and signal posted so far has completed (its source may change again). */
     void awaitSends();
 
-    /** Starts the links' write times afresh (the timed iterations begin); nothing where none are kept. */
-    default void resetWriteTimes() {
+    /** As {@link PeerLinks#timeWrites}; nothing where no write times are kept. */
+    default void timeWrites(boolean on) {
     }
 }

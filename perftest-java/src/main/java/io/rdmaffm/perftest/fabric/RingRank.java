@@ -77,15 +77,13 @@ final class RingRank implements LaneWork {
     }
 
     /**
-     * From now on (true) the iterations' per-step waits are added up, and the links' write times start afresh;
+     * From now on (true) the iterations' per-step waits and the links' write times are added up, from zero;
      * warm-up and the check's run are not counted.
      */
     @Override
     public void timed(boolean on) {
         timed = on;
-        if (on) {
-            links.resetWriteTimes();
-        }
+        links.timeWrites(on);
     }
 
     /**
@@ -111,9 +109,11 @@ final class RingRank implements LaneWork {
         return (type << 28) | (int) (seq & 0x0FFF_FFFFL);
     }
 
-    private static void expect(int imm, int type, String what) {
+    /** Checks an immediate's kind; the message is built only when it is wrong (no allocation per step). */
+    private static void expect(int imm, int type, String what, int from) {
         if (imm >>> 28 != type) {
-            throw new FabricFailure("ring protocol: expected " + what + ", got immediate 0x" + Integer.toHexString(imm));
+            throw new FabricFailure("ring protocol: expected " + what + " from rank " + from + ", got immediate 0x"
+                    + Integer.toHexString(imm));
         }
     }
 
@@ -188,7 +188,7 @@ final class RingRank implements LaneWork {
             long t0 = System.nanoTime();
             while (credits + 2 <= g) {
                 int m = links.awaitNext();
-                expect(m, CREDIT, "a credit from rank " + mod(rank + 1));
+                expect(m, CREDIT, "a credit", mod(rank + 1));
                 credits++;
             }
             int k = mod(rank - s);
@@ -200,7 +200,7 @@ final class RingRank implements LaneWork {
                 sendNanos[s] += t1 - t0;
                 waitNanos[s] += w;
             }
-            expect(got, RS_DATA, "reduce-scatter data from rank " + mod(rank - 1));
+            expect(got, RS_DATA, "reduce-scatter data", mod(rank - 1));
             int j = mod(rank - s - 1);
             if (reduce) {
                 add(layout.slot(slot) + o, layout.in(j) + o, layout.out(j) + o, c);
@@ -241,7 +241,7 @@ final class RingRank implements LaneWork {
                 credits++; // a credit not needed yet: the next reduce-scatter will not wait for it
                 continue;
             }
-            expect(m, READY, "ready from rank " + mod(rank + 1));
+            expect(m, READY, "ready", mod(rank + 1));
             break;
         }
         for (int s = 0; s < n - 1; s++) {
@@ -254,7 +254,7 @@ final class RingRank implements LaneWork {
                 sendNanos[base + s] += t1 - t0;
                 waitNanos[base + s] += w;
             }
-            expect(got, AG_DATA, "all-gather data from rank " + mod(rank - 1));
+            expect(got, AG_DATA, "all-gather data", mod(rank - 1));
             t0 = System.nanoTime();
         }
         links.awaitSends();

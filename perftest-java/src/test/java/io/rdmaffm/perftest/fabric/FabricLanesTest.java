@@ -31,7 +31,8 @@ class FabricLanesTest {
     private static final int ITERS = 3;
 
     /** What one run left: each rank's memory, the bytes each rank wrote, the merged results. */
-    record Outcome(byte[][] memory, long[] written, long[] bytesSent, long[] bytesReceived, Long[] wrong) {
+    record Outcome(byte[][] memory, long[] written, long[] timedWrites, long[] bytesSent, long[] bytesReceived,
+            Long[] wrong) {
     }
 
     private static FabricOptions opts(FabricPattern p, int rank, int ranks, long bytes, int threads) {
@@ -71,6 +72,9 @@ class FabricLanesTest {
                 }
             }
             long[][] written = new long[n][threads];
+            // writes while the lane's write times were on (the links' timeWrites), as RdmaEndpoint counts them
+            long[][] timedWrites = new long[n][threads];
+            boolean[][] timing = new boolean[n][threads];
             // per rank, lane, link: immediates in; ring: link 0 = from the previous rank, 1 = from the next
             List<List<List<LinkedBlockingQueue<Integer>>>> in = new ArrayList<>();
             for (int r = 0; r < n; r++) {
@@ -100,6 +104,7 @@ class FabricLanesTest {
                             public void writeNext(long from, long b, long to, int imm) {
                                 MemorySegment.copy(mem[rank], from, mem[next], to, b);
                                 written[rank][lane] += b;
+                                timedWrites[rank][lane] += timing[rank][lane] ? 1 : 0;
                                 in.get(next).get(lane).get(0).add(imm);
                             }
 
@@ -121,6 +126,11 @@ class FabricLanesTest {
                             @Override
                             public void awaitSends() {
                             }
+
+                            @Override
+                            public void timeWrites(boolean on) {
+                                timing[rank][lane] = on;
+                            }
                         };
                         RingRank ring = new RingRank(r, p, true, plans[r].layout, mem[r], links, share[t],
                                 share[t + 1] - share[t]);
@@ -136,6 +146,7 @@ class FabricLanesTest {
                                 MemorySegment.copy(mem[rank], from, mem[q], plans[q].offsets[back] + share[lane] + to,
                                         b);
                                 written[rank][lane] += b;
+                                timedWrites[rank][lane] += timing[rank][lane] ? 1 : 0;
                                 in.get(q).get(lane).get(back).add(imm);
                             }
 
@@ -149,7 +160,8 @@ class FabricLanesTest {
                             }
 
                             @Override
-                            public void resetWriteTimes() {
+                            public void timeWrites(boolean on) {
+                                timing[rank][lane] = on;
                             }
                         };
                         work[t] = new PeerLane(me, links, share[t], share[t + 1] - share[t]);
@@ -173,19 +185,21 @@ class FabricLanesTest {
             }
             byte[][] memory = new byte[n][];
             long[] w = new long[n];
+            long[] tw = new long[n];
             long[] sent = new long[n];
             long[] received = new long[n];
             Long[] wrong = new Long[n];
             for (int r = 0; r < n; r++) {
                 memory[r] = mem[r].toArray(ValueLayout.JAVA_BYTE);
-                for (long b : written[r]) {
-                    w[r] += b;
+                for (int t = 0; t < threads; t++) {
+                    w[r] += written[r][t];
+                    tw[r] += timedWrites[r][t];
                 }
                 sent[r] = results[r].bytesSent;
                 received[r] = results[r].bytesReceived;
                 wrong[r] = results[r].wrong;
             }
-            return new Outcome(memory, w, sent, received, wrong);
+            return new Outcome(memory, w, tw, sent, received, wrong);
         }
     }
 
@@ -202,6 +216,8 @@ class FabricLanesTest {
                 String at = p.id() + " T=" + threads + " rank " + r;
                 assertArrayEquals(one.memory()[r], more.memory()[r], at + ": memory after the run");
                 assertEquals(one.written()[r], more.written()[r], at + ": bytes written");
+                assertEquals(threads * one.timedWrites()[r], more.timedWrites()[r],
+                        at + ": timed writes (each transfer one write per lane)");
                 assertEquals(one.bytesSent()[r], more.bytesSent()[r], at + ": merged bytes_sent");
                 assertEquals(one.bytesReceived()[r], more.bytesReceived()[r], at + ": merged bytes_received");
                 assertEquals(one.wrong()[r], more.wrong()[r], at + ": merged #wrong");
@@ -214,10 +230,12 @@ class FabricLanesTest {
                 long perIteration = p.steps(n) * bytes / n;
                 assertEquals(perIteration * ITERS, one.bytesSent()[r]);
                 assertEquals(perIteration * (WARMUP + ITERS + 1), one.written()[r], "warm-up, timed, check");
+                assertEquals((long) p.steps(n) * ITERS, one.timedWrites()[r], "timed writes: not warm-up or check");
             } else {
                 assertEquals(plan.sendsPerIteration * bytes * ITERS, one.bytesSent()[r]);
                 assertEquals(plan.receivesPerIteration * bytes * ITERS, one.bytesReceived()[r]);
                 assertEquals(plan.sendsPerIteration * bytes * (WARMUP + ITERS), one.written()[r]);
+                assertEquals(plan.sendsPerIteration * ITERS, one.timedWrites()[r], "timed writes: not warm-up");
                 // every slot written into holds its sender's bytes
                 for (int i = 0; i < plan.peers.length; i++) {
                     if (plan.receives[i]) {

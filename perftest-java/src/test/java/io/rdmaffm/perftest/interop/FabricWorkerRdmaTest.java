@@ -99,8 +99,13 @@ class FabricWorkerRdmaTest {
     }
 
     private static FabricOptions options(String pattern, int rank, int port, long bytes, int iters) {
+        return options(pattern, rank, port, bytes, iters, 1);
+    }
+
+    private static FabricOptions options(String pattern, int rank, int port, long bytes, int iters, int threads) {
         return new FabricOptions(FabricPattern.of(pattern), rank, RANKS, "127.0.0.1", port, PerftestPeers.device(), 1,
-                Integer.parseInt(PerftestPeers.gidIndex()), bytes, iters, 1, true, 0, 120, STEP_TIMEOUT_S, 1).validate();
+                Integer.parseInt(PerftestPeers.gidIndex()), bytes, iters, 1, true, 0, 120, STEP_TIMEOUT_S, threads)
+                .validate();
     }
 
     private static List<Rank> start(int port, String... args) throws Exception {
@@ -273,6 +278,45 @@ class FabricWorkerRdmaTest {
                     assertEquals(2, num(res, "steps"));
                     assertEquals(3L * 2 * 12288 / 3, num(res, "bytes_sent"), pattern + " rank " + r);
                 }
+            }
+        }
+        assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
+    }
+
+    /**
+     * {@code --threads 2} (docs/fabric-design.md §11): the all-reduce and all-to-all with two lanes per link, ranks on
+     * threads of this JVM. The sums and byte counts are those of one thread; every link carried twice the writes
+     * (each lane wrote its share of every transfer), so the second lane's thread ran; and the device's objects (two
+     * QPs per link, two CQs per rank) are all released.
+     */
+    @Test
+    void twoThreadsGiveTheSameSumsAndBytes() throws Exception {
+        for (String pattern : List.of("allreduce", "alltoall")) {
+            int port = PerftestPeers.freshPort();
+            List<InProcess> ranks = new ArrayList<>();
+            for (int r = 0; r < RANKS; r++) {
+                ranks.add(InProcess.start(options(pattern, r, port, 12288, 3, 2)));
+            }
+            for (int r = 0; r < RANKS; r++) {
+                InProcess rank = ranks.get(r);
+                assertEquals(0, rank.exit().get(120, TimeUnit.SECONDS), pattern + ": " + rank.all());
+                Map<String, Object> res = rank.result();
+                String all = rank.all();
+                assertEquals(2, num(res, "threads"), all);
+                assertNull(res.get("error"), all);
+                if (pattern.equals("allreduce")) {
+                    assertEquals(0, num(res, "wrong"), all);
+                    assertEquals(3L * 4 * 12288 / 3, num(res, "bytes_sent"), "3 iterations x 4 steps x one chunk");
+                    assertEquals(4, ((List<?>) res.get("step_wait_us")).size(), all);
+                    linkSends(res, List.of((r + 1) % RANKS), 2 * 3 * 4, all);
+                } else {
+                    assertEquals(2L * 3 * 12288, num(res, "bytes_sent"), all);
+                    assertEquals(2L * 3 * 12288, num(res, "bytes_received"), all);
+                    int me = r;
+                    linkSends(res, java.util.stream.IntStream.range(0, RANKS).filter(q -> q != me).boxed().toList(),
+                            2 * 3, all);
+                }
+                assertTrue(delta(res, "hw_counters/rcvd_pkts") > 0, all);
             }
         }
         assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
