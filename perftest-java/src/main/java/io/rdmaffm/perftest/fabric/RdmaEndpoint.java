@@ -19,7 +19,6 @@ import io.rdmaffm.verbs.SendWorkRequests;
 import io.rdmaffm.verbs.WorkCompletionOpcode;
 import io.rdmaffm.verbs.WorkCompletionStatus;
 
-import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -105,11 +104,6 @@ final class RdmaEndpoint implements PeerLinks, AutoCloseable {
             close();
             throw e;
         }
-    }
-
-    /** The registered memory. */
-    MemorySegment memory() {
-        return mr.segment();
     }
 
     /** The peer rank of a link. */
