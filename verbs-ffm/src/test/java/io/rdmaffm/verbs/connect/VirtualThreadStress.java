@@ -614,7 +614,7 @@ public final class VirtualThreadStress {
                     }
                     java.util.Map<String, Integer> drivers = new java.util.TreeMap<>();
                     for (var e : Thread.getAllStackTraces().entrySet()) {
-                        if (e.getKey().getName().startsWith("rdma-connection")) {
+                        if (e.getKey().getName().startsWith(DeviceDriver.THREAD_PREFIX)) {
                             StackTraceElement where = null;
                             for (StackTraceElement f : e.getValue()) {
                                 if (f.getClassName().startsWith("io.rdmaffm")) {
