@@ -18,7 +18,7 @@ import java.util.Set;
  * channel. It reads an event, routes it by its CQ to the connection, and there polls the CQ, re-arms it while
  * anybody waits in the connection or a future is pending, and signals the parked waiters; futures complete on it,
  * with the connection's lock released ({@link Core#unlock}). Every {@link #SLICE_NANOS} it re-polls each connection
- * with a waiter or a pending future, against a lost CQ event; connections whose operations wait for credits
+ * with a waiter or a pending future ({@link Driver#interested}), against a lost CQ event; connections whose operations wait for credits
  * (RDMA WRITEs, which raise no event) or whose lock was busy are looked at again within about a millisecond.
  *
  * <p>A connection's lock is only ever tried ({@code tryLock}) here, never waited for, so one connection busy in a
@@ -134,7 +134,9 @@ final class DeviceDriver {
                 again.clear();
                 if (System.nanoTime() - nextSweep >= 0) {
                     for (Core c : routes.values()) {
-                        serve(c);
+                        if (c.driver.interested) {
+                            serve(c);
+                        }
                     }
                     nextSweep = System.nanoTime() + SLICE_NANOS;
                 }

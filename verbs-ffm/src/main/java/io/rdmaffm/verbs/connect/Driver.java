@@ -27,6 +27,12 @@ final class Driver {
      * device driver when it reads the event (without the lock, so volatile), before it polls.
      */
     volatile boolean armed;
+    /**
+     * A caller parked or a future was submitted since the device driver last found nobody waiting: its periodic
+     * re-poll looks only at these connections, so a connection used in the poll style alone (or idle) is never
+     * polled, nor its lock tried, by another thread. Set under the lock, read without it.
+     */
+    volatile boolean interested;
 
     Driver(Core core) {
         this.core = core;
@@ -48,6 +54,7 @@ final class Driver {
      * more (a completion before the arming raises none). True when that poll found something. Under the lock.
      */
     boolean arm() {
+        interested = true;
         if (armed) {
             return false;
         }
@@ -63,6 +70,7 @@ final class Driver {
      */
     boolean drive() {
         if (core.closed || core.failure != null) {
+            interested = false;
             progressed.signalAll();
             return false;
         }
@@ -74,6 +82,7 @@ final class Driver {
         if (found) {
             progressed.signalAll();
         }
+        interested = wanted();
         return !core.async.backlog.isEmpty() && core.sq.free() > 0 && core.failure == null && !core.closed;
     }
 

@@ -43,7 +43,10 @@ final class Setup {
             SharedDomain shared = options.sharedDomain;
             // The id destroys its QP first (rdma_destroy_qp, then rdma_destroy_id).
             // The CQ before the device driver's use: its shared completion channel is destroyed with its last CQ.
-            AutoCloseable deviceUse = device::release;
+            AutoCloseable deviceUse = () -> {
+                device.detach(cq); // done by a connection's close already; not when a connect failed after its Core
+                device.release();
+            };
             Object[] order = {id, control, receives == null ? null : receives.region(), receives, cq, deviceUse,
                     shared == null ? pd : null};
             for (Object o : order) {
