@@ -23,7 +23,8 @@ import java.util.Set;
  *
  * <p>A connection's lock is only ever tried ({@code tryLock}) here, never waited for, so one connection busy in a
  * long call, failing or closing holds up no other; a failure thrown while driving one connection fails that one.
- * Made with the device's first connection ({@link #acquire}); its thread ends and its channel is destroyed (by that
+ * Made with the device's first connection ({@link #acquire}), its thread started at the first wait or future
+ * ({@link #start}); the thread ends and its channel is destroyed (by that
  * thread, explicitly: nothing is left to the garbage collector) when the last connection's parts are closed
  * ({@link #release}, which waits for that, at most about one slice, unless called on the driver itself).
  */
@@ -47,6 +48,8 @@ final class DeviceDriver {
     private final ArrayList<Core> again = new ArrayList<>(); // the driver thread's own
     private int users; // guarded by DEVICES: connections being built or open on this device
     private volatile boolean stopping;
+    /** The thread was started: at the first wait or future on the device, not for a connect that fails. */
+    private volatile boolean started;
 
     private DeviceDriver(Context context) {
         this.context = context;
@@ -61,7 +64,6 @@ final class DeviceDriver {
             if (d == null) {
                 d = new DeviceDriver(context);
                 DEVICES.put(context, d);
-                d.thread.start();
             }
             d.users++;
             return d;
@@ -80,11 +82,33 @@ final class DeviceDriver {
             DEVICES.remove(context);
             stopping = true;
         }
+        synchronized (this) {
+            if (!started) { // never needed (e.g. a refused connect): no thread, the channel closes here
+                channel.close();
+                return;
+            }
+        }
         if (Thread.currentThread() != thread) {
             try {
                 thread.join(2_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Starts the thread, once, at the first wait or future of a connection on the device (a thread costs a per-thread
+     * native errno buffer, so a connect that fails before any wait starts none, as the per-connection driver did).
+     */
+    void start() {
+        if (started) {
+            return;
+        }
+        synchronized (this) {
+            if (!started && !stopping) {
+                thread.start();
+                started = true;
             }
         }
     }

@@ -55,6 +55,7 @@ final class Driver {
      */
     boolean arm() {
         interested = true;
+        core.parts.device().start();
         if (armed) {
             return false;
         }
