@@ -17,9 +17,11 @@ import java.util.Set;
  * ("rdma-device <name>"), the only thread of the connection API that sleeps in native code on a completion
  * channel. It reads an event, routes it by its CQ to the connection, and there polls the CQ, re-arms it while
  * anybody waits in the connection or a future is pending, and signals the parked waiters; futures complete on it,
- * with the connection's lock released ({@link Core#unlock}). Every {@link #SLICE_NANOS} it re-polls each connection
- * with a waiter or a pending future ({@link Driver#interested}), against a lost CQ event; connections whose operations wait for credits
- * (RDMA WRITEs, which raise no event) or whose lock was busy are looked at again within about a millisecond.
+ * with the connection's lock released ({@link Core#unlock}). No wake-up depends on anything but the events
+ * ({@link Driver#arm} polls the CQ empty after every arming); a backstop sweep every {@link #SWEEP_NANOS} re-polls
+ * each connection with a waiter or a pending future ({@link Driver#interested}). Connections whose operations wait
+ * for credits (RDMA WRITEs, which raise no event) or whose lock was busy are looked at again within about a
+ * millisecond.
  *
  * <p>A connection's lock is only ever tried ({@code tryLock}) here, never waited for, so one connection busy in a
  * long call, failing or closing holds up no other; a failure thrown while driving one connection fails that one.
@@ -29,8 +31,19 @@ import java.util.Set;
  * ({@link #release}, which waits for that, at most about one slice, unless called on the driver itself).
  */
 final class DeviceDriver {
-    /** Longest sleep on the channel between two re-polls of the connections that are waited on. */
+    /** Longest sleep on the channel: how soon the thread sees {@link #release} stop it. */
     static final long SLICE_NANOS = 50_000_000L;
+    /**
+     * How often the backstop sweep re-polls every connection with a waiter or a pending future. No wake-up depends on
+     * it ({@link Driver#arm} leaves no completion behind an arming; DeviceDriverRdmaTest runs with it off): it only
+     * bounds the cost of an event lost in a way not known here. It was every 50 ms; measured under the 64-client
+     * stress on rxe (2 carriers, TCG VM), the driver then made 62,572 serves for 1,703 events, each sweep trying every
+     * one of the 128 connections' locks (13,058 were busy, contending with the virtual threads) and the longest sweep
+     * took 627 ms, during which no event was read.
+     */
+    static final long SWEEP_NANOS = 1_000_000_000L;
+    /** {@link #SWEEP_NANOS}, or Long.MAX_VALUE in a test that proves no wake-up depends on the sweep. */
+    static volatile long sweepNanos = SWEEP_NANOS;
     /** Sleep while a connection must be looked at again soon (poll(2) counts in milliseconds). */
     static final long SOON_NANOS = 1_000_000L;
     /** The thread-name prefix, one thread per device context. */
@@ -50,6 +63,13 @@ final class DeviceDriver {
     private volatile boolean stopping;
     /** The thread was started: at the first wait or future on the device, not for a connect that fails. */
     private volatile boolean started;
+    /*
+     * What the drivers of the process did, for VirtualThreadStress's traces of a late call (did the driver read the
+     * connection's event, serve it, find its lock busy, or was the driver itself late?). Written by driver threads
+     * only (with several devices the counts may miss an increment: they are diagnostics), no allocation.
+     */
+    static volatile long diagTurnAt, diagMaxTurn, diagMaxLate, diagEvents, diagServes, diagBusy, diagSweepFinds,
+            diagEventFinds, diagEventEmpty, diagSlowTurns;
 
     private DeviceDriver(Context context) {
         this.context = context;
@@ -129,23 +149,39 @@ final class DeviceDriver {
     }
 
     private void run() {
-        long nextSweep = System.nanoTime() + SLICE_NANOS;
+        long lastSweep = System.nanoTime();
         try {
             while (!stopping) {
                 long now = System.nanoTime();
-                long sleep = soon.isEmpty() ? Math.max(SOON_NANOS, nextSweep - now) : SOON_NANOS;
+                long every = sweepNanos;
+                long toSweep = every == Long.MAX_VALUE ? SLICE_NANOS : lastSweep + every - now;
+                long sleep = soon.isEmpty() ? Math.max(SOON_NANOS, Math.min(SLICE_NANOS, toSweep)) : SOON_NANOS;
                 CompletionQueue fired = null;
+                long w0 = System.nanoTime();
                 try {
                     fired = channel.awaitEvent(Duration.ofNanos(sleep));
                 } catch (RuntimeException broken) {
-                    // the channel failed: the sweeps below still serve every connection, one slice at a time
+                    // the channel failed: the backstop sweeps below still serve every connection, once a sweep interval
                     sleepQuietly();
+                }
+                long t0 = System.nanoTime();
+                diagTurnAt = t0;
+                if (fired == null && t0 - w0 - sleep > diagMaxLate) {
+                    diagMaxLate = t0 - w0 - sleep;
                 }
                 if (fired != null) {
                     Core c = routes.get(fired);
+                    diagEvents++;
                     if (c != null) {
                         c.driver.armed = false; // that event was the arming's one; a poll follows (now or soon)
+                        c.driver.diagEventAt = t0;
+                        c.driver.diagFound = false;
                         serve(c);
+                        if (c.driver.diagFound) {
+                            diagEventFinds++;
+                        } else {
+                            diagEventEmpty++;
+                        }
                     }
                 }
                 for (Core c : soon) {
@@ -156,13 +192,25 @@ final class DeviceDriver {
                     serve(again.get(i));
                 }
                 again.clear();
-                if (System.nanoTime() - nextSweep >= 0) {
+                if (every != Long.MAX_VALUE && System.nanoTime() - lastSweep >= every) {
                     for (Core c : routes.values()) {
                         if (c.driver.interested) {
+                            c.driver.diagFound = false;
                             serve(c);
+                            if (c.driver.diagFound) {
+                                diagSweepFinds++;
+                                c.driver.diagSweepFoundAt = System.nanoTime();
+                            }
                         }
                     }
-                    nextSweep = System.nanoTime() + SLICE_NANOS;
+                    lastSweep = System.nanoTime();
+                }
+                long turn = System.nanoTime() - t0;
+                if (turn > 100_000_000L) {
+                    diagSlowTurns++;
+                }
+                if (turn > diagMaxTurn) {
+                    diagMaxTurn = turn;
                 }
             }
         } finally {
@@ -179,10 +227,14 @@ final class DeviceDriver {
      * futures that became ready after releasing the lock. A busy lock or a credit backlog puts it on {@link #soon}.
      */
     private void serve(Core c) {
+        diagServes++;
         if (!c.lock.tryLock()) {
+            diagBusy++;
+            c.driver.diagBusyAt = System.nanoTime();
             soon.add(c);
             return;
         }
+        c.driver.diagServedAt = System.nanoTime();
         boolean later = false;
         try {
             later = c.driver.drive();
@@ -210,6 +262,27 @@ final class DeviceDriver {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** For a trace: the state of c's waits and what the driver did, times in ms relative to {@code since}. */
+    static String diag(Core c, long since) {
+        Driver d = c.driver;
+        return "armed=" + d.armed + " interested=" + d.interested + " waiters=" + d.waiters + " pending="
+                + c.async.pending() + " lastEvent=" + rel(d.diagEventAt, since) + " lastServed=" + rel(d.diagServedAt, since)
+                + " lastBusy=" + rel(d.diagBusyAt, since) + " lastSweepFind=" + rel(d.diagSweepFoundAt, since)
+                + " driverTurn=" + rel(diagTurnAt, since) + " " + stats();
+    }
+
+    /** For a trace: the drivers' counts since the process began. */
+    static String stats() {
+        return "driver: events " + diagEvents + " (found " + diagEventFinds + ", empty " + diagEventEmpty + "), serves "
+                + diagServes + ", busy " + diagBusy + ", sweep finds " + diagSweepFinds + ", turns>100ms " + diagSlowTurns
+                + ", longest turn " + diagMaxTurn / 1_000_000 + " ms, latest wake-up "
+                + diagMaxLate / 1_000_000 + " ms";
+    }
+
+    private static String rel(long at, long since) {
+        return at == 0 ? "never" : "+" + (at - since) / 1_000_000 + "ms";
     }
 
     @Override
