@@ -62,8 +62,8 @@ final class Driver {
      * CQ now came after the arming, and so raised (or will raise) an event. One poll takes at most a batch
      * ({@link Core#wc}'s 32); whatever was in the CQ beyond it before the arming raised no event and, with the CQ armed,
      * no later arm() looks at it: a future submitted after that (receiveAsync, whose message is among them) waited for
-     * an unrelated completion or for the device driver's backstop sweep (50 ms then, under load the driver's turn came
-     * seconds late). DeviceDriverRdmaTest.futuresNeedNoSweep fails that way with the sweep switched off.
+     * an unrelated completion or for the device driver's backstop sweep (every 50 ms then; a sweep's turn alone took
+     * up to 627 ms under load). DeviceDriverRdmaTest.futuresNeedNoSweep fails that way with the sweep switched off.
      */
     boolean arm() {
         interested = true;
