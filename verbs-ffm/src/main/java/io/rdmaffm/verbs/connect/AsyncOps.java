@@ -6,8 +6,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The {@code CompletableFuture} style, under the connection's lock: futures of posted operations (one per send queue
- * slot), futures waiting for messages, operations waiting for room in the send queue or for credits (in order), and
- * a daemon thread that drives the connection while any of them is pending. Futures are completed by whichever thread
+ * slot), futures waiting for messages, operations waiting for room in the send queue or for credits (in order); the
+ * device's {@link DeviceDriver} drives the connection while any of them is pending. Futures are completed by whichever thread
  * sees the completion, after it has released the lock ({@link #takeReady}), so dependent actions never run under it.
  * Nothing here is touched by the poll and blocking styles unless futures exist.
  */

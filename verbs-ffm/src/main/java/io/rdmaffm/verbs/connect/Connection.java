@@ -32,8 +32,9 @@ import java.util.concurrent.CompletableFuture;
  * <p>Threading: every method may be called from any thread, virtual threads included; the connection serializes
  * them with one lock, held only for short, non-blocking steps (a post, a poll), never while a thread sleeps. A
  * waiting call parks on a Java condition, never in native code, so a virtual thread waiting in {@link #receive}
- * holds no carrier: one daemon driver thread per connection ("rdma-connection ...", started at the first wait or
- * future) sleeps on the completion channel and wakes the waiters; {@link #connect}, {@link RdmaServer#accept} and
+ * holds no carrier: one daemon driver thread per device ("rdma-device ...", started at the first wait or future
+ * on the device, ended with its last connection) sleeps on the completion channel the device's connections share and wakes the
+ * waiters; {@link #connect}, {@link RdmaServer#accept} and
  * {@link #close()} called from a virtual thread run their rdma_cm waits on a platform thread while it parks.
  * docs/connection-api.md describes the threads and what a future's callback may do. {@link #close()} may come from
  * any thread at any time: threads waiting in the connection wake with a {@link ConnectionException}
@@ -187,8 +188,7 @@ public final class Connection implements AutoCloseable {
             }
             CompletableFuture<Message> f = new CompletableFuture<>();
             core.async.receivers.addLast(f);
-            core.driver.start();
-            core.driver.wanted.signal();
+            core.driver.watch();
             return f;
         } finally {
             core.unlock();

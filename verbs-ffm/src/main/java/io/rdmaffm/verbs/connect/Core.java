@@ -16,7 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The state machine behind a {@link Connection}: posting with send-queue and credit accounting, polling the one CQ
  * (send and receive completions), the waits, the connection's rdma_cm events, failure and close. Everything runs
- * under {@link #lock}. How threads wait, and the driver thread that wakes them, is {@link Driver}.
+ * under {@link #lock}. How threads wait is {@link Driver}; the thread that wakes them, one per device, {@link DeviceDriver}.
  * Allocation-free on the poll style's paths (post, {@link #pollOnce}, the periodic rdma_cm check).
  */
 final class Core {
@@ -27,7 +27,7 @@ final class Core {
     final AsyncOps async;
     final Completions wc = new Completions(32);
     final ReentrantLock lock = new ReentrantLock();
-    /** The waits and the driver thread. */
+    /** The waits; the device's {@link DeviceDriver} drives them. */
     final Driver driver = new Driver(this);
     final String peer;
     final int peerBufferSize;
@@ -54,6 +54,7 @@ final class Core {
         // immediate data of messages; any threshold up to the buffer count is free of deadlock.
         this.creditThreshold = Math.max(1, rp.count / 2);
         this.async = new AsyncOps(parts.depth());
+        parts.device().attach(parts.cq(), this);
     }
 
     /** Releases the lock, then completes the futures that became ready under it (allocates only if there are any). */
@@ -269,10 +270,10 @@ final class Core {
     }
 
     /**
-     * The first step of a close: refuses new calls, fails what is pending with CLOSED and wakes every waiter and the
-     * driver; returns the driver thread, if one was started, for the close to wait for.
+     * The first step of a close: refuses new calls, fails what is pending with CLOSED and wakes every waiter; the
+     * device driver, which only ever tries this lock, finds it closed from now on.
      */
-    Thread markClosed() {
+    void markClosed() {
         lock.lock();
         try {
             if (!closed) {
@@ -282,7 +283,6 @@ final class Core {
                         + peer, null, null));
                 driver.wakeAll();
             }
-            return driver.thread;
         } finally {
             unlock();
         }
@@ -330,8 +330,7 @@ final class Core {
         CompletableFuture<Void> f = new CompletableFuture<>();
         async.backlog.addLast(new AsyncOps.Waiting(kind, local, lkey, length, remote, rkey, f));
         drainBacklog();
-        driver.start();
-        driver.wanted.signal();
+        driver.watch();
         return f;
     }
 

@@ -1,49 +1,123 @@
 package io.rdmaffm.verbs.connect;
 
-import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 
 /**
  * How a connection waits (the threading model's core; docs/connection-api.md tells it to users): a waiting caller
- * polls, spins a moment, then parks on {@link #progressed}, a condition of the connection's lock, so a virtual
- * thread frees its carrier; the connection's driver thread, a platform daemon started at the first wait or future,
- * is the only thread that sleeps in native code (poll(2) on the completion channel). It runs while a caller waits
- * ({@link #waiters}) or a future is pending, parks on {@link #wanted} otherwise, and signals {@link #progressed}
- * whenever a poll found something. Everything here runs under the connection's lock.
+ * polls, spins a moment, arms the CQ if it is not armed, then parks on {@link #progressed}, a condition of the
+ * connection's lock, so a virtual thread frees its carrier. The completion event goes to the device's
+ * {@link DeviceDriver}, whose one platform thread per device context sleeps in native code on the completion
+ * channel that all the device's connections share; it calls {@link #drive} for this connection, which polls, signals
+ * {@link #progressed}, and re-arms while a caller waits ({@link #waiters}) or a future is pending. Everything here
+ * runs under the connection's lock.
  */
 final class Driver {
     /** How long a waiting thread polls before it parks. */
     static final long SPIN_NANOS = 50_000;
-    /**
-     * Longest sleep of the driver on the completion channel before it looks again (operations that began to wait for
-     * credits meanwhile, which raise no completion event).
-     */
-    static final long SLICE_NANOS = 50_000_000;
-    /** Longest park of an idle driver (it is signaled; this only bounds the cost of a signal that was never sent). */
-    static final long IDLE_NANOS = 1_000_000_000L;
     /** Park of a sender waiting for credits, which arrive as RDMA WRITEs that raise no event. */
     static final long CREDIT_PAUSE_NANOS = 100_000;
 
     private final Core core;
-    /** Signaled by the driver when it has seen completions, and on failure and close: waiting callers park on it. */
+    /** Signaled when completions were seen (by the device driver or another poller), and on failure and close. */
     final Condition progressed;
-    /** Signaled by callers that start to wait or submit a future: the driver parks on it while nobody needs it. */
-    final Condition wanted;
     /** Callers parked in (or briefly outside, completing futures in) a wait step; a close waits until none is. */
     int waiters;
-    /** The driver, once started. */
-    Thread thread;
+    /**
+     * The CQ is armed (ibv_req_notify_cq) and its event not yet read: set under the lock when arming, cleared by the
+     * device driver when it reads the event (without the lock, so volatile), before it polls.
+     */
+    volatile boolean armed;
+    /**
+     * A caller parked or a future was submitted since the device driver last found nobody waiting: its periodic
+     * re-poll looks only at these connections, so a connection used in the poll style alone (or idle) is never
+     * polled, nor its lock tried, by another thread. Set under the lock, read without it.
+     */
+    volatile boolean interested;
+    /** For traces ({@link DeviceDriver#diag}): when the device driver last read an event of this CQ, served this
+     * connection, found its lock busy, found completions in a sweep; whether its last turn here found any. */
+    volatile long diagEventAt, diagServedAt, diagBusyAt, diagSweepFoundAt;
+    volatile boolean diagFound;
 
     Driver(Core core) {
         this.core = core;
         this.progressed = core.lock.newCondition();
-        this.wanted = core.lock.newCondition();
     }
 
-    /** Wakes everybody: waiting callers and the driver (failure, close). */
+    /** Wakes every waiting caller (failure, close). */
     void wakeAll() {
         progressed.signalAll();
-        wanted.signalAll();
+    }
+
+    /** Whether the device driver must keep the CQ armed: a caller waits or a future is pending. */
+    private boolean wanted() {
+        return waiters > 0 || core.async.pending();
+    }
+
+    /**
+     * Makes sure a completion from now on raises an event: arms the CQ if its last arming was used, then polls until
+     * the CQ is empty (a completion before the arming raises none). True when those polls found something. Under the
+     * lock.
+     *
+     * <p>Why until empty, not once: {@link #armed} may skip the arming (and the poll) only if every completion in the
+     * CQ now came after the arming, and so raised (or will raise) an event. One poll takes at most a batch
+     * ({@link Core#wc}'s 32); whatever was in the CQ beyond it before the arming raised no event and, with the CQ armed,
+     * no later arm() looks at it: a future submitted after that (receiveAsync, whose message is among them) waited for
+     * an unrelated completion or for the device driver's backstop sweep (every 50 ms then; a sweep's turn alone took
+     * up to 627 ms under load). DeviceDriverRdmaTest.futuresNeedNoSweep fails that way with the sweep switched off.
+     */
+    boolean arm() {
+        interested = true;
+        core.parts.device().start();
+        if (armed) {
+            return false;
+        }
+        core.parts.cq().requestNotify(false);
+        armed = true;
+        return drain();
+    }
+
+    /** Polls until a poll returns less than a full batch (the CQ was empty at that moment); true if any came. */
+    private boolean drain() {
+        int batch = core.wc.capacity();
+        boolean any = false;
+        int n;
+        do {
+            n = core.pollOnce();
+            any |= n > 0;
+        } while (n == batch);
+        return any;
+    }
+
+    /**
+     * The device driver's turn for this connection (lock held): polls, signals the waiters when anything came, and
+     * keeps the CQ armed while it is wanted. True when the connection should be looked at again soon: operations of
+     * its futures wait for credits, which raise no event.
+     */
+    boolean drive() {
+        if (core.closed || core.failure != null) {
+            interested = false;
+            progressed.signalAll();
+            return false;
+        }
+        int creditsBefore = core.credits.available();
+        boolean found = core.pollOnce() > 0 || core.credits.available() > creditsBefore;
+        if (wanted() && arm()) {
+            found = true;
+        }
+        if (found) {
+            diagFound = true;
+            progressed.signalAll();
+        }
+        interested = wanted();
+        return !core.async.backlog.isEmpty() && core.sq.free() > 0 && core.failure == null && !core.closed;
+    }
+
+    /** A future was submitted (lock held): the CQ is armed for it, and a credit backlog is looked at soon. */
+    void watch() {
+        arm();
+        if (!core.async.backlog.isEmpty()) {
+            core.parts.device().soon(core);
+        }
     }
 
     /**
@@ -76,15 +150,16 @@ final class Driver {
         if (completeReady()) {
             return true;
         }
+        // On the device driver itself (a future's callback that blocks) nobody else would signal: poll in short parks.
+        boolean pollItself = forCredit || core.parts.device().isDriverThread();
         waiters++;
         try {
-            if (!forCredit) {
-                start();
-                wanted.signal();
+            if (!pollItself && arm()) {
+                return true; // came before the arming; the finally below counts this thread out again
             }
-            // Until the deadline: the driver signals every completion, a failure and a close; no periodic wake-up, which
-            // would cost every parked virtual thread a carrier turn per slice.
-            progressed.awaitNanos(forCredit ? Math.min(left, CREDIT_PAUSE_NANOS) : left);
+            // Until the deadline: the device driver signals every completion, a failure and a close; no periodic
+            // wake-up, which would cost every parked virtual thread a carrier turn per slice.
+            progressed.awaitNanos(pollItself ? Math.min(left, CREDIT_PAUSE_NANOS) : left);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting on the connection to " + core.peer, e);
@@ -117,73 +192,4 @@ final class Driver {
         }
         return true;
     }
-
-    /**
-     * The driver's sleep: arms the CQ, polls once more (a completion before the arming raises no event), sleeps on
-     * the channel with the lock released, at most {@link #SLICE_NANOS}.
-     */
-    private void sleepOnChannel() {
-        core.parts.cq().requestNotify(false);
-        if (core.pollOnce() > 0) {
-            progressed.signalAll();
-            return;
-        }
-        core.lock.unlock();
-        try {
-            core.parts.channel().awaitEvent(core.parts.cq(), Duration.ofNanos(SLICE_NANOS));
-        } catch (IllegalStateException closedMeanwhile) {
-            // the CQ or its channel is being closed with the connection: the next turn sees it closed
-        } finally {
-            core.lock.lock();
-        }
-    }
-
-
-    /**
-     * Starts the connection's driver thread (once, at the first wait or future): a platform daemon thread, the only
-     * one that blocks in native code (poll(2) on the completion channel). It runs while a thread waits in the
-     * connection or a future is pending, polls the CQ after every event, and signals {@link #progressed}; futures
-     * complete on it.
-     */
-    void start() {
-        if (thread != null || core.closed) {
-            return;
-        }
-        Thread t = Thread.ofPlatform().daemon().name("rdma-connection " + core.peer).unstarted(this::run);
-        thread = t;
-        t.start();
-    }
-
-    private void run() {
-        while (true) {
-            core.lock.lock();
-            try {
-                if (core.closed || core.failure != null) {
-                    progressed.signalAll();
-                    return;
-                }
-                if (waiters == 0 && !core.async.pending()) {
-                    wanted.awaitNanos(IDLE_NANOS); // every new waiter and future signals wanted, under the lock
-                    continue;
-                }
-                int creditsBefore = core.credits.available();
-                if (core.pollOnce() > 0 || core.credits.available() > creditsBefore) {
-                    progressed.signalAll();
-                } else if (!core.async.backlog.isEmpty() && core.sq.free() > 0) {
-                    wanted.awaitNanos(CREDIT_PAUSE_NANOS); // operations wait for credits, which raise no event
-                } else {
-                    sleepOnChannel();
-                }
-            } catch (InterruptedException | RuntimeException stop) {
-                if (core.failure == null && !core.closed) {
-                    core.fail(new ConnectionException(ConnectionException.Reason.FAILED_COMPLETION, "connection", 0,
-                            "the connection's driver thread stopped, peer " + core.peer + ": " + stop, null, null));
-                }
-                return;
-            } finally {
-                core.unlock();
-            }
-        }
-    }
-
 }

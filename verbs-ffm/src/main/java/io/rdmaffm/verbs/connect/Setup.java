@@ -1,7 +1,6 @@
 package io.rdmaffm.verbs.connect;
 
 import io.rdmaffm.verbs.Access;
-import io.rdmaffm.verbs.CompletionChannel;
 import io.rdmaffm.verbs.CompletionQueue;
 import io.rdmaffm.verbs.Context;
 import io.rdmaffm.verbs.DeviceAttributes;
@@ -22,8 +21,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 
 /**
- * Building a connection: the verbs objects on an rdma_cm id, in the order they depend on each other (PD, completion
- * channel, CQ, QP, the credit block and the receive buffers, receives posted), then the rdma_cm exchange of the two
+ * Building a connection: the verbs objects on an rdma_cm id, in the order they depend on each other (PD, a use of
+ * the device's driver and its shared completion channel, CQ, QP, the credit block and the receive buffers, receives posted), then the rdma_cm exchange of the two
  * {@link Handshake}s; and taking them down in the reverse order when anything fails on the way.
  */
 final class Setup {
@@ -31,7 +30,7 @@ final class Setup {
     }
 
     /** What a connection is made of, owned by it once it exists. */
-    record Parts(CmId id, Runnable releaseChannel, ProtectionDomain pd, CompletionChannel channel, CompletionQueue cq,
+    record Parts(CmId id, Runnable releaseChannel, ProtectionDomain pd, DeviceDriver device, CompletionQueue cq,
                  QueuePair qp, MemoryRegion control, ReceivePool receives, int depth, ConnectionOptions options,
                  int responderResources, int initiatorDepth) {
 
@@ -43,7 +42,12 @@ final class Setup {
             RuntimeException first = null;
             SharedDomain shared = options.sharedDomain;
             // The id destroys its QP first (rdma_destroy_qp, then rdma_destroy_id).
-            Object[] order = {id, control, receives == null ? null : receives.region(), receives, cq, channel,
+            // The CQ before the device driver's use: its shared completion channel is destroyed with its last CQ.
+            AutoCloseable deviceUse = () -> {
+                device.detach(cq); // done by a connection's close already; not when a connect failed after its Core
+                device.release();
+            };
+            Object[] order = {id, control, receives == null ? null : receives.region(), receives, cq, deviceUse,
                     shared == null ? pd : null};
             for (Object o : order) {
                 try {
@@ -73,7 +77,7 @@ final class Setup {
     static Parts build(CmId id, Runnable releaseChannel, ConnectionOptions o) {
         Context ctx = id.context();
         ProtectionDomain pd = null;
-        CompletionChannel ch = null;
+        DeviceDriver device = null;
         CompletionQueue cq = null;
         QueuePair qp = null;
         MemoryRegion control = null;
@@ -86,18 +90,19 @@ final class Setup {
         try {
             DeviceAttributes dev = ctx.queryDevice();
             pd = shared != null ? shared.acquire() : ctx.allocateProtectionDomain();
-            ch = ctx.createCompletionChannel();
-            cq = ctx.createCompletionQueue(o.sendQueueDepth + o.receiveBuffers + 1, ch, 0);
+            device = DeviceDriver.acquire(ctx);
+            cq = ctx.createCompletionQueue(o.sendQueueDepth + o.receiveBuffers + 1, device.channel, 0);
             qp = id.createQueuePair(pd, new QueuePairInit(QueuePairType.RC, cq, cq).maxSendWr(o.sendQueueDepth)
                     .maxRecvWr(o.receiveBuffers).maxInlineData(o.inlineThreshold));
             control = pd.allocateRegion(Credits.blockSize(o.sendQueueDepth), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             buffers = pd.allocateRegion((long) o.receiveBuffers * o.bufferSize, Access.LOCAL_WRITE);
             receives = new ReceivePool(buffers, o.receiveBuffers, o.bufferSize);
             receives.postAll(qp);
-            return new Parts(id, releaseChannel, pd, ch, cq, qp, control, receives, o.sendQueueDepth, o,
+            return new Parts(id, releaseChannel, pd, device, cq, qp, control, receives, o.sendQueueDepth, o,
                     Math.min(o.readsInFlight, dev.maxQpRdAtom()), Math.min(o.readsInFlight, dev.maxQpInitRdAtom()));
         } catch (RuntimeException e) {
-            for (AutoCloseable c : new AutoCloseable[] {qp, control, buffers, receives, cq, ch,
+            AutoCloseable deviceUse = device == null ? null : device::release;
+            for (AutoCloseable c : new AutoCloseable[] {qp, control, buffers, receives, cq, deviceUse,
                     shared == null ? pd : null}) {
                 closeQuietly(c, e);
             }

@@ -4,10 +4,10 @@ import io.rdmaffm.verbs.MemoryRegion;
 
 /**
  * Closing a connection, once, by the first thread that calls it: the connection refuses new calls and fails
- * pending ones ({@link Core#markClosed}), disconnect (which moves the QP to the error state, so its flushed
- * receives wake the driver asleep on the completion channel), wait until the threads that were waiting
- * in the connection have left it, stop the rdma_cm watcher, then destroy: the id with its QP, the caller's regions,
- * the rest of the parts children first, the channel last.
+ * pending ones ({@link Core#markClosed}), disconnect (which moves the QP to the error state, so its pending work
+ * requests flush), wait until the threads that were waiting in the connection have left it, stop the rdma_cm
+ * watcher, take the connection off its device driver, then destroy: the id with its QP, the caller's regions, the
+ * rest of the parts children first, the CQ before the device driver's use of it is released.
  */
 final class Teardown {
     private final Core core;
@@ -21,7 +21,7 @@ final class Teardown {
         if (done) {
             return;
         }
-        Thread driver = core.markClosed();
+        core.markClosed();
         if (core.ownsWatcher) {
             core.watcher.stopSoon(); // it leaves at the DISCONNECTED our disconnect brings, or within its slice
         }
@@ -34,13 +34,9 @@ final class Teardown {
         } else if (core.watcher != null) {
             core.watcher.forget(core.parts.id());
         }
-        if (driver != null && driver != Thread.currentThread()) {
-            try {
-                driver.join(2_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        // No more events to this connection; a turn of the device driver that already had it saw it closed (the
+        // driver only tries the lock, and markClosed took it), so nothing of it touches the CQ after this.
+        core.parts.device().detach(core.parts.cq());
         done = true;
         destroy(core);
     }

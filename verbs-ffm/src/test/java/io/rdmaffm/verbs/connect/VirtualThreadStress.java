@@ -260,6 +260,7 @@ public final class VirtualThreadStress {
         System.out.printf("parallelism %s: whole run: carrier stalls (a virtual 10 ms sleep >100 ms late): %d, longest "
                 + "%d ms; machine stalls (a platform thread's): %d, longest %d ms%n", parallelism, stalls.size(),
                 longest(stalls) / 1_000_000, machineStalls.size(), longest(machineStalls) / 1_000_000);
+        System.out.println("parallelism " + parallelism + ": " + DeviceDriver.stats());
         traces.stream().limit(20).forEach(t -> System.out.println("TRACE " + t));
         failures.stream().limit(20).forEach(f -> System.out.println("FAILED " + f));
         return failures.isEmpty() && tickerRan;
@@ -388,12 +389,14 @@ public final class VirtualThreadStress {
                     t[3] = timed(n, style, t0, deadline, calls, slowest);
                 } catch (Exception e) {
                     t[3] = System.nanoTime();
-                    traces.add(trace(n, step + "failed: " + e, roundStart, t, completer, reply));
+                    traces.add(trace(n, step + "failed: " + e, roundStart, t, completer, reply) + "; connection: "
+                            + DeviceDriver.diag(c.core(), roundStart));
                     throw e;
                 }
                 if (t[3] - t[0] > 2 * deadline.toNanos() || t[3] - Math.max(t[1], t[0]) > deadline.toNanos()
                         || t[1] - t[0] > deadline.toNanos()) {
-                    traces.add(trace(n, step + "past its deadline", roundStart, t, completer, reply));
+                    traces.add(trace(n, step + "past its deadline", roundStart, t, completer, reply) + "; connection: "
+                            + DeviceDriver.diag(c.core(), roundStart));
                 }
                 byte got = answer.buffer().get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0);
                 answer.release();
@@ -614,7 +617,7 @@ public final class VirtualThreadStress {
                     }
                     java.util.Map<String, Integer> drivers = new java.util.TreeMap<>();
                     for (var e : Thread.getAllStackTraces().entrySet()) {
-                        if (e.getKey().getName().startsWith("rdma-connection")) {
+                        if (e.getKey().getName().startsWith(DeviceDriver.THREAD_PREFIX)) {
                             StackTraceElement where = null;
                             for (StackTraceElement f : e.getValue()) {
                                 if (f.getClassName().startsWith("io.rdmaffm")) {
