@@ -23,6 +23,8 @@ import io.rdmaffm.perftest.vocab.BwReport;
 import io.rdmaffm.perftest.vocab.Tool;
 import io.rdmaffm.verbs.VerbsException;
 
+import java.io.PrintWriter;
+
 /**
  * The script's local steps: the engine does them and hands back values, the reporter prints those. Keeps the
  * bandwidth figures of each size for the report exchange.
@@ -36,7 +38,7 @@ final class ToolParticipant implements ScriptRunner.Participant {
     private final OpenDevice dev;
     private final PerftestEngine engine;
     private final RunReporter reporter;
-    private final java.io.PrintWriter err;
+    private final PrintWriter err;
     /** One per agreed size (set at the MTU exchange). */
     private BwReport[] localReports;
     private final RunProgress progress;
@@ -46,7 +48,7 @@ final class ToolParticipant implements ScriptRunner.Participant {
     private BwReport lastPeerReport;
 
     ToolParticipant(RunParameters p, RunPlan plan, OpenDevice dev, PerftestEngine engine, RunReporter reporter,
-            RunProgress progress, java.io.PrintWriter err) {
+            RunProgress progress, PrintWriter err) {
         this.progress = progress;
         this.p = p;
         this.plan = plan;
