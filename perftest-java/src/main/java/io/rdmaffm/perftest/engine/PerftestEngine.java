@@ -40,7 +40,8 @@ import java.security.SecureRandom;
  */
 public final class PerftestEngine implements AutoCloseable {
     private final RunParameters p;
-    private final RunPlan plan;
+    /** This side's plan until the MTU exchange, then the agreed one ({@link #agreed}), before anything uses it. */
+    private RunPlan plan;
     private final OpenDevice dev;
     private final QueuePairType qpType;
     private final Verb verb;
@@ -140,12 +141,10 @@ public final class PerftestEngine implements AutoCloseable {
         return plan.mtu();
     }
 
-    /** The MTU both sides use. */
-    public void negotiatedMtu(int mtuEnum) {
-        if (mtuEnum < 1 || mtuEnum > 5) {
-            throw new RunFailure("peer sent an invalid MTU value " + mtuEnum);
-        }
-        mtu = mtuEnum;
+    /** The plan at the MTU both sides use ({@link RunPlan#agreed}): what {@link #setup} and the loops follow. */
+    public void agreed(RunPlan agreed) {
+        plan = agreed;
+        mtu = agreed.mtu();
     }
 
     /** The MTU in bytes (after the exchange: the one both use). */

@@ -67,8 +67,9 @@ final class WarmupLoops implements AutoCloseable {
         this.p = p;
         this.plan = plan;
         this.kind = kind;
-        this.size = Math.min(plan.size(0), 4096);
         boolean ud = p.endpoint().connection() == Connection.UD && kind == Kind.LATENCY;
+        // Before the exchange the UD size may still exceed the MTU (perftest's rule waits for the agreed one).
+        this.size = Math.min(Math.min(plan.size(0), 4096), ud ? RunPlan.mtuBytes(plan.mtu()) : 4096);
         QueuePairType type = ud ? QueuePairType.UD : QueuePairType.RC;
         int depth = Math.max(Math.max(plan.txDepth(), plan.rxDepth()), BANDWIDTH_ITERATIONS) + 16;
         long bytes = Math.max(8192, 2 * size + 2 * RunPlan.GRH_BYTES);

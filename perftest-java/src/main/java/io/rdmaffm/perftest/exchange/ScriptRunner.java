@@ -27,6 +27,14 @@ public final class ScriptRunner {
         /** After {@link Step#MTU}: the MTU enum both sides use (the minimum). */
         void negotiatedMtu(int mtuEnum);
 
+        /**
+         * How many sizes the per-size part runs, asked after the prologue: the MTU both sides agreed on can shorten
+         * {@code -a}'s sweep on UD (perftest stops it at that MTU). {@code planned} by default.
+         */
+        default int sizeCount(int planned) {
+            return planned;
+        }
+
         /** Our destinations, one per QP; asked for after {@link Step#SETUP}, at every key handshake. */
         PingPongDest[] localDestinations();
 
@@ -74,7 +82,8 @@ public final class ScriptRunner {
         }
         int gate = firstRunBarrier(script);
         steps(script.prologue(), -1, exchange, p, gate);
-        for (int i = 0; i < sizes; i++) {
+        int count = p.sizeCount(sizes);
+        for (int i = 0; i < count; i++) {
             steps(script.perSize(), i, exchange, p, i == 0 ? gate - script.prologue().size() : -1);
         }
         steps(script.epilogue(), -1, exchange, p, -1);

@@ -38,7 +38,11 @@ public final class FlagTable {
         RXE.put(Flag.ROCM, "refused: no ROCm buffers");
         // rxe (Linux 6.1) attaches QPs (max_mcast_grp 8192) but joins the group at the link layer only: the IPv6
         // stack drops the datagrams unless the receiving host holds an IP-level join (docs/multicast.md).
-        RXE.put(Flag.MCG, "works between two VMs when each receiving host joins the group at the IPv6 level (docs/multicast.md)");
+        RXE.put(Flag.MCG, "works on one device and between two VMs when each receiving host joins the group at the IPv6 "
+                + "level (docs/multicast.md)");
+        // perftest 4.5's check_mtu, after the MTU exchange (RunPlan.agreed).
+        RXE.put(Flag.SIZE, "works; on UD at most the MTU both sides agree on: without -s (or with -a) it shrinks to it "
+                + "with C's two stderr lines, a given -s over it stops the run after the exchange (exit 2; C: exit 1)");
         RXE.put(Flag.MGID, "as -g");
     }
 

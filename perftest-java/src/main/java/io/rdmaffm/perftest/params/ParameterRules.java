@@ -42,7 +42,7 @@ public final class ParameterRules {
     public static RunParameters check(Tool tool, ToolOptions o) {
         RunParameters.Endpoint partial = endpoint(tool, o);
         RunParameters.Workload.Builder w = RunParameters.Workload.builder();
-        w.size(size(tool, o)).allSizes(o.on(ALL_SIZES));
+        w.size(size(tool, o)).allSizes(o.on(ALL_SIZES)).sizeGiven(o.given(SIZE));
         long iterations = o.longFor(ITERATIONS, tool);
         w.iterations(iterations);
         duration(tool, o, w);

@@ -66,6 +66,8 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
     /**
      * @param size              {@code -s} in bytes (the tool's default without it; 8 for atomics)
      * @param allSizes          {@code -a}: every power of two from 2 B to 8 MiB instead of {@code size}
+     * @param sizeGiven         {@code -s} was given (perftest's req_size): on UD a size over the MTU then fails
+     *                          instead of shrinking to it ({@link RunPlan#agreed})
      * @param iterations        {@code -n}
      * @param durationSeconds   {@code -D}, or 0: iteration mode
      * @param marginSeconds     {@code -f}
@@ -80,7 +82,7 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
      * @param useEvents         {@code -e}
      * @param compareAndSwap    {@code -A CMP_AND_SWAP}
      */
-    public record Workload(long size, boolean allSizes, long iterations, int durationSeconds, int marginSeconds,
+    public record Workload(long size, boolean allSizes, boolean sizeGiven, long iterations, int durationSeconds, int marginSeconds,
             int numQps, boolean bidirectional, int txDepth, int rxDepth, int cqModeration, int postList,
             int inlineSize, int outstandingReads, boolean useEvents, boolean compareAndSwap) {
 
@@ -98,6 +100,7 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
         public static final class Builder {
             private long size;
             private boolean allSizes;
+            private boolean sizeGiven;
             private long iterations;
             private int durationSeconds;
             private int marginSeconds;
@@ -117,6 +120,7 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
 
             public Builder size(long v) { size = v; return this; }
             public Builder allSizes(boolean v) { allSizes = v; return this; }
+            public Builder sizeGiven(boolean v) { sizeGiven = v; return this; }
             public Builder iterations(long v) { iterations = v; return this; }
             public Builder durationSeconds(int v) { durationSeconds = v; return this; }
             public Builder marginSeconds(int v) { marginSeconds = v; return this; }
@@ -133,7 +137,7 @@ public record RunParameters(Tool tool, Role role, Endpoint endpoint, Workload wo
 
             /** The workload. */
             public Workload build() {
-                return new Workload(size, allSizes, iterations, durationSeconds, marginSeconds, numQps, bidirectional,
+                return new Workload(size, allSizes, sizeGiven, iterations, durationSeconds, marginSeconds, numQps, bidirectional,
                         txDepth, rxDepth, cqModeration, postList, inlineSize, outstandingReads, useEvents,
                         compareAndSwap);
             }

@@ -12,8 +12,11 @@ import java.util.List;
  * reads and inline size perftest would choose, and the MTU this side proposes.
  *
  * @param sizes      the message sizes measured, in order (one, or every power of two with {@code -a}; UD keeps
- *                   only those within the MTU): the only list of sizes a run uses
- * @param mtu        this side's MTU as {@code enum ibv_mtu}, before the exchange settles on the smaller one
+ *                   only those within the MTU): the only list of sizes a run uses. Before the MTU exchange the
+ *                   sizes asked for (on UD {@code -a} stops at this side's MTU); {@link #agreed} applies
+ *                   perftest's UD rule at the MTU both sides settled on
+ * @param mtu        this side's MTU as {@code enum ibv_mtu} ({@link #derive}), or the one both sides settled on
+ *                   (the smaller: {@link #agreed})
  * @param txDepth    send queue depth (at most the iterations in iteration mode)
  * @param rxDepth    receive queue depth
  * @param cqMod      signal every cqMod-th send
@@ -25,6 +28,8 @@ public record RunPlan(List<Long> sizes, int mtu, int txDepth, int rxDepth, int c
     public static final int GRH_BYTES = 40;
     /** {@code -a}: every power of two from 2 B to 8 MiB. */
     static final int ALL_SIZES = 23;
+    /** The size perftest sets for {@code -a} (MAX_SIZE) before its sweep: what its UD rule compares. */
+    static final long ALL_SIZES_MAX = 1L << ALL_SIZES;
 
     /** Copies the sizes. */
     public RunPlan {
@@ -34,8 +39,8 @@ public record RunPlan(List<Long> sizes, int mtu, int txDepth, int rxDepth, int c
     /**
      * The plan of {@code p} on a device with {@code d}'s facts.
      *
-     * @throws IllegalArgumentException when the sizes do not fit the device (UD over the MTU, over the port's
-     *                                  maximum message size)
+     * @throws IllegalArgumentException when the sizes do not fit the device (over the port's maximum message
+     *                                  size); UD's MTU rule waits for the MTU both sides agree on ({@link #agreed})
      */
     public static RunPlan derive(RunParameters p, DeviceFacts d) {
         RunParameters.Workload w = p.workload();
@@ -75,11 +80,47 @@ public record RunPlan(List<Long> sizes, int mtu, int txDepth, int rxDepth, int c
         return new RunPlan(sizes, mtu, tx, rx, cqMod, outReads, inline(p, d, reads));
     }
 
-    private static List<Long> sizes(RunParameters.Workload w, Connection c, long mtuBytes) {
-        if (c == Connection.UD && !w.allSizes() && w.size() > mtuBytes) {
-            throw new IllegalArgumentException("UD messages cannot exceed the MTU (" + mtuBytes + " bytes), size is "
-                    + w.size());
+    /**
+     * This plan at {@code agreedMtu}, the MTU both sides settled on in the exchange (perftest's check_mtu): on UD
+     * a message larger than the MTU shrinks to it with perftest's two stderr lines when the size was not given
+     * ({@code -a}, or no {@code -s}), and {@code -a}'s sweep stops at it; a given {@code -s} larger than it is
+     * refused with perftest's line. The other connections keep their sizes.
+     *
+     * @throws InvalidParameterException when {@code -s} was given on UD and exceeds the agreed MTU
+     */
+    public Agreed agreed(RunParameters p, int agreedMtu) {
+        RunParameters.Workload w = p.workload();
+        long mtuBytes = mtuBytes(agreedMtu);
+        long asked = w.allSizes() ? ALL_SIZES_MAX : w.size();
+        List<Long> agreedSizes = sizes;
+        String notice = null;
+        if (p.endpoint().connection() == Connection.UD && asked > mtuBytes) {
+            if (!w.allSizes() && w.sizeGiven()) {
+                throw new InvalidParameterException("Max message size in UD cannot be greater than MTU (-s " + asked
+                        + ", MTU " + mtuBytes + " bytes as agreed with the peer)");
+            }
+            notice = " Max msg size in UD is MTU " + mtuBytes + "\n Changing to this MTU\n";
+            List<Long> within = new ArrayList<>();
+            for (long s : sizes) {
+                if (s <= mtuBytes) {
+                    within.add(s);
+                }
+            }
+            agreedSizes = w.allSizes() ? within : List.of(mtuBytes);
         }
+        return new Agreed(new RunPlan(agreedSizes, agreedMtu, txDepth, rxDepth, cqMod, outReads, inlineSize), notice);
+    }
+
+    /**
+     * A plan at the agreed MTU.
+     *
+     * @param plan   the plan the run uses
+     * @param notice perftest's stderr lines when UD's size shrank to the MTU (each ending in a newline), or null
+     */
+    public record Agreed(RunPlan plan, String notice) {
+    }
+
+    private static List<Long> sizes(RunParameters.Workload w, Connection c, long mtuBytes) {
         List<Long> sizes = new ArrayList<>();
         if (!w.allSizes()) {
             sizes.add(w.size());

@@ -23,6 +23,8 @@ import io.rdmaffm.perftest.vocab.BwReport;
 import io.rdmaffm.perftest.vocab.Tool;
 import io.rdmaffm.verbs.VerbsException;
 
+import java.io.PrintWriter;
+
 /**
  * The script's local steps: the engine does them and hands back values, the reporter prints those. Keeps the
  * bandwidth figures of each size for the report exchange.
@@ -31,11 +33,14 @@ final class ToolParticipant implements ScriptRunner.Participant {
     private static final java.nio.file.Path PROC_STAT = java.nio.file.Path.of("/proc/stat");
 
     private final RunParameters p;
-    private final RunPlan plan;
+    /** This side's plan until the MTU exchange, then the agreed one ({@link #negotiatedMtu}). */
+    private RunPlan plan;
     private final OpenDevice dev;
     private final PerftestEngine engine;
     private final RunReporter reporter;
-    private final BwReport[] localReports;
+    private final PrintWriter err;
+    /** One per agreed size (set at the MTU exchange). */
+    private BwReport[] localReports;
     private final RunProgress progress;
     private RunResult lastRun;
     private int lastSizeIndex;
@@ -43,20 +48,15 @@ final class ToolParticipant implements ScriptRunner.Participant {
     private BwReport lastPeerReport;
 
     ToolParticipant(RunParameters p, RunPlan plan, OpenDevice dev, PerftestEngine engine, RunReporter reporter,
-            RunProgress progress) {
+            RunProgress progress, PrintWriter err) {
         this.progress = progress;
         this.p = p;
         this.plan = plan;
         this.dev = dev;
         this.engine = engine;
         this.reporter = reporter;
+        this.err = err;
         this.localReports = new BwReport[plan.sizes().size()];
-        if (p.on(Flag.RUN_INFINITELY) && p.isClient()) {
-            // perftest's row every interval; Ctrl-C stops the loop, and the run ends as any other
-            long wire = p.verb() == io.rdmaffm.perftest.vocab.Verb.ATOMIC ? 8 : plan.size(0);
-            engine.runInfinitely((count, start, end) -> reporter.bwRow(BwArithmetic.duration(wire, count, start, end,
-                    p.output().unit(), 1e9)), InterruptStop.install());
-        }
     }
 
     @Override
@@ -74,9 +74,34 @@ final class ToolParticipant implements ScriptRunner.Participant {
         engine.negotiatedSysData(sysData);
     }
 
+    /**
+     * The plan at the MTU both sides settled on (perftest's UD size rule applies here, its lines on stderr as C
+     * prints them), handed to the engine before anything is built from it.
+     */
     @Override
     public void negotiatedMtu(int mtuEnum) {
-        engine.negotiatedMtu(mtuEnum);
+        if (mtuEnum < 1 || mtuEnum > 5) {
+            throw new RunFailure("peer sent an invalid MTU value " + mtuEnum);
+        }
+        RunPlan.Agreed agreed = plan.agreed(p, mtuEnum);
+        if (agreed.notice() != null) {
+            err.print(agreed.notice());
+            err.flush();
+        }
+        plan = agreed.plan();
+        engine.agreed(plan);
+        localReports = new BwReport[plan.sizes().size()];
+        if (p.on(Flag.RUN_INFINITELY) && p.isClient()) {
+            // perftest's row every interval; Ctrl-C stops the loop, and the run ends as any other
+            long wire = p.verb() == io.rdmaffm.perftest.vocab.Verb.ATOMIC ? 8 : plan.size(0);
+            engine.runInfinitely((count, start, end) -> reporter.bwRow(BwArithmetic.duration(wire, count, start, end,
+                    p.output().unit(), 1e9)), InterruptStop.install());
+        }
+    }
+
+    @Override
+    public int sizeCount(int planned) {
+        return plan.sizes().size();
     }
 
     @Override

@@ -104,7 +104,7 @@ public final class ToolRun {
                     HandshakeScript script = HandshakeScript.of(p.tool(), p.role(), p.workload().allSizes(),
                             p.workload().bidirectional(), p.endpoint().rdmaCm());
                     ScriptRunner.run(script, exchange, plan.sizes().size(),
-                            new ToolParticipant(p, plan, dev, engine, reporter, progress), p.on(Flag.REVERSED));
+                            new ToolParticipant(p, plan, dev, engine, reporter, progress, err), p.on(Flag.REVERSED));
                     waitBeforeRelease((Integer) p.value(Flag.WAIT_DESTROY), out);
                 }
                 reporter.measuredWindows(windows.finish());

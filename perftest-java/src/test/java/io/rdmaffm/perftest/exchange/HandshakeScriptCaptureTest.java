@@ -40,6 +40,25 @@ class HandshakeScriptCaptureTest {
         return out.stream();
     }
 
+    /**
+     * The per-size part runs as many times as the participant says after the prologue (the MTU exchange), not the
+     * count planned before it: planned 3, agreed 1, and the replay of C's one-size run matches message for message.
+     */
+    @Test
+    void sizeCountIsAskedAfterTheMtuExchange() throws Exception {
+        Capture cap = Capture.load("send_bw");
+        List<Capture.Io> view = cap.view(Role.CLIENT);
+        ReplayChannel ch = new ReplayChannel(Role.CLIENT, view, p -> false);
+        byte[][] reportFields = Capture.sentReportFields(view);
+        Recorder rec = new Recorder(Capture.sentKeys(view, 1), reportFields.length == 5
+                ? BwReportMessage.decode(reportFields) : new BwReport(0, 0, 0, 0, 0));
+        rec.agreedSizes = 1;
+        ScriptRunner.run(HandshakeScript.of(Tool.SEND_BW, Role.CLIENT, false, false),
+                new PerftestExchange(ch, ExchangeTimeouts.defaults(), true), 3, rec);
+        ch.assertFinished();
+        assertEquals(1, rec.performed.stream().filter(s -> s == Step.RUN).count(), "one size ran");
+    }
+
     @ParameterizedTest(name = "{0} {3}")
     @MethodSource("runs")
     void ourScriptWritesWhatCWrote(String name, Tool tool, int qps, Role role) throws Exception {
@@ -213,6 +232,10 @@ class HandshakeScriptCaptureTest {
             this.report = report;
         }
 
+        /** What {@link #sizeCount} answers (-1: the planned count), as the MTU agreement may shorten -a. */
+        int agreedSizes = -1;
+
+        @Override public int sizeCount(int planned) { return agreedSizes < 0 ? planned : agreedSizes; }
         @Override public SysData localSysData() { return new SysData(4096, 64); }
         @Override public int localMtu() { return 3; }
         @Override public void negotiatedSysData(SysData s) { sysData = s; }

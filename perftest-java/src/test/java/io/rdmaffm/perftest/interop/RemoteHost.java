@@ -181,6 +181,16 @@ final class RemoteHost {
             return -1;
         }
 
+        /** The first RoCE v2 GID of an IPv6 address (link-local included; not IPv4-mapped), or -1. */
+        int ipv6Index() {
+            for (var e : values.entrySet()) {
+                if (!e.getValue().startsWith(IPV4_MAPPED) && "RoCE v2".equals(types.get(e.getKey()))) {
+                    return e.getKey();
+                }
+            }
+            return -1;
+        }
+
         private int first(String prefix) {
             for (var e : values.entrySet()) {
                 if (e.getValue().startsWith(prefix) && "RoCE v2".equals(types.get(e.getKey()))) {

@@ -19,7 +19,11 @@ class RunPlanTest {
     private static final DeviceFacts CONNECTX = new DeviceFacts(DeviceFacts.MELLANOX_VENDOR, 16, 5, 1L << 30);
 
     private static RunPlan plan(Tool tool, DeviceFacts d, String... flags) {
-        // Each flag by any of its names, its value typed by the declaration, as the parser would.
+        return RunPlan.derive(params(tool, flags), d);
+    }
+
+    /** The parameters of {@code flags}: each flag by any of its names, its value typed as the parser would. */
+    private static RunParameters params(Tool tool, String... flags) {
         ToolOptions o = new ToolOptions().with(DEVICE, "dev0");
         for (int i = 0; i < flags.length; i++) {
             Flag f = Flag.named(flags[i]);
@@ -30,7 +34,7 @@ class RunPlanTest {
                 default -> o.with(f, flags[++i]);
             };
         }
-        return RunPlan.derive(ParameterRules.check(tool, o), d);
+        return ParameterRules.check(tool, o);
     }
 
     @Test
@@ -89,10 +93,59 @@ class RunPlanTest {
         RunPlan ud = plan(Tool.SEND_BW, RXE, "-c", "UD", "-a");
         assertEquals(1024, ud.largestSize(), "UD keeps the sizes within the MTU");
         assertEquals(List.of(8L), plan(Tool.ATOMIC_LAT, RXE).sizes());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> plan(Tool.SEND_LAT, RXE, "-c", "UD", "-s", "2048"));
-        assertEquals("UD messages cannot exceed the MTU (1024 bytes), size is 2048", e.getMessage());
+        assertEquals(List.of(2048L), plan(Tool.SEND_LAT, RXE, "-c", "UD", "-s", "2048").sizes(),
+                "UD's MTU rule waits for the MTU both sides agree on");
         assertThrows(IllegalArgumentException.class, () -> plan(Tool.WRITE_BW, new DeviceFacts(0, 1, 3, 1024)));
+    }
+
+    /** perftest's check_mtu on UD, at the MTU both sides agreed on (enum 3 = 1024 B, 2 = 512 B). */
+    @Test
+    void udSizeWithoutSBecomesTheAgreedMtuWithPerftestsLines() {
+        RunParameters p = params(Tool.SEND_BW, "-c", "UD");
+        RunPlan.Agreed a = RunPlan.derive(p, RXE).agreed(p, 3);
+        assertEquals(List.of(1024L), a.plan().sizes());
+        assertEquals(3, a.plan().mtu());
+        assertEquals(" Max msg size in UD is MTU 1024\n Changing to this MTU\n", a.notice());
+        RunPlan.Agreed smaller = RunPlan.derive(p, RXE).agreed(p, 2);
+        assertEquals(List.of(512L), smaller.plan().sizes(), "the peer's smaller MTU decides");
+        assertEquals(" Max msg size in UD is MTU 512\n Changing to this MTU\n", smaller.notice());
+    }
+
+    @Test
+    void udAllSizesStopAtTheAgreedMtuWithPerftestsLines() {
+        RunParameters p = params(Tool.SEND_BW, "-c", "UD", "-a");
+        RunPlan.Agreed a = RunPlan.derive(p, RXE).agreed(p, 2);
+        assertEquals(List.of(2L, 4L, 8L, 16L, 32L, 64L, 128L, 256L, 512L), a.plan().sizes());
+        assertEquals(" Max msg size in UD is MTU 512\n Changing to this MTU\n", a.notice(),
+                "-a compares perftest's 8 MiB");
+        RunParameters lat = params(Tool.SEND_LAT, "-c", "UD", "-a");
+        assertEquals(1024, RunPlan.derive(lat, RXE).agreed(lat, 3).plan().largestSize());
+    }
+
+    @Test
+    void udGivenSizeOverTheAgreedMtuIsRefused() {
+        RunParameters p = params(Tool.SEND_BW, "-c", "UD", "-s", "4096");
+        RunPlan local = RunPlan.derive(p, new DeviceFacts(0xffffff, 128, 5, 1L << 31));
+        InvalidParameterException e = assertThrows(InvalidParameterException.class, () -> local.agreed(p, 3));
+        assertEquals("Max message size in UD cannot be greater than MTU (-s 4096, MTU 1024 bytes as agreed with "
+                + "the peer)", e.getMessage());
+        // -s 65536 given explicitly is refused too, while the same size by default shrinks.
+        RunParameters explicitDefault = params(Tool.SEND_BW, "-c", "UD", "-s", "65536");
+        assertThrows(InvalidParameterException.class,
+                () -> RunPlan.derive(explicitDefault, RXE).agreed(explicitDefault, 3));
+    }
+
+    @Test
+    void sizesWithinTheMtuAndOtherConnectionsAreKept() {
+        RunParameters fits = params(Tool.SEND_BW, "-c", "UD", "-s", "1024");
+        RunPlan.Agreed a = RunPlan.derive(fits, RXE).agreed(fits, 3);
+        assertEquals(List.of(1024L), a.plan().sizes());
+        assertEquals(null, a.notice());
+        RunParameters rc = params(Tool.SEND_BW, "-s", "65536");
+        RunPlan.Agreed r = RunPlan.derive(rc, RXE).agreed(rc, 2);
+        assertEquals(List.of(65536L), r.plan().sizes());
+        assertEquals(2, r.plan().mtu());
+        assertEquals(null, r.notice());
     }
 
     @Test
