@@ -208,11 +208,16 @@ class RunInfinitelyRdmaTest {
         }
         assertTrue(rows(other.out()) >= 1, "the peer printed its rows too" + both);
         for (Side s : List.of(stopped, other)) {
+            // an interval may count none (a receiver's first, before a sender in a fresh JVM posts): C prints those
+            long counted = 0;
             Matcher m = ROW.matcher(s.out());
-            while (m.find() && !s.c()) {
-                assertTrue(Long.parseLong(m.group(1)) > 0 && Double.parseDouble(m.group(2)) > 0,
-                        "each interval's row counts messages: " + m.group() + both);
+            while (m.find()) {
+                long n = Long.parseLong(m.group(1));
+                assertEquals(n > 0, Double.parseDouble(m.group(2)) > 0, "a row's bandwidth is its count's: "
+                        + m.group() + both);
+                counted += n;
             }
+            assertTrue(counted > 0, s.who + "'s rows count messages" + both);
         }
         assertEquals(baseline, RdmaResources.awaitSummary(device, baseline, 20), "nothing left on the device" + both);
         return null;
