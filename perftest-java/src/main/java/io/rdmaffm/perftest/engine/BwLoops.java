@@ -116,11 +116,15 @@ final class BwLoops {
 
     /**
      * run_iter_bw_infinitely: posts as {@link #client} with no end, hands every interval of {@code b}'s duration to
-     * {@code sink} (perftest's row every -D seconds), and once {@code stop} is set stops posting and waits for the
-     * signaled work requests it posted, so nothing is left in flight. The whole run's count and time go to
-     * {@code m} (window and counted).
+     * {@code sink} (perftest's row every -D seconds), and once {@code stop} is set or {@code peer} has ended stops
+     * posting and waits for the signaled work requests it posted, so nothing is left in flight. Then it tells the
+     * peer ({@link PeerEnd#endOurs}); with {@code peerUsesUs} ({@code -b}: the peer's writes and reads land here) it
+     * keeps its QPs until the peer has stopped too, for at most the stall limit. A completion with an error once
+     * the peer has ended stops the drain instead of the run: the peer's QPs are gone (C perftest dies on Ctrl-C).
+     * The whole run's count and time go to {@code m} (window and counted).
      */
-    static void clientInfinitely(DataPath d, BwSpec b, Measurement m, IntervalSink sink, StopSignal stop) {
+    static void clientInfinitely(DataPath d, BwSpec b, Measurement m, IntervalSink sink, StopSignal stop,
+                                 PeerEnd peer, boolean peerUsesUs) {
         int baseFlags = b.inline() ? SendFlags.INLINE : 0;
         m.reset();
         long totS = 0;
@@ -130,6 +134,7 @@ final class BwLoops {
         long intervalCount = 0;
         long lastProgress = start;
         boolean stopping = false;
+        boolean peerGone = false;
         long signaledTarget = 0;
         int idlePolls = 0;
         while (true) {
@@ -144,6 +149,10 @@ final class BwLoops {
             if (n > 0) {
                 lastProgress = now;
                 for (int k = 0; k < n; k++) {
+                    if (stopping && !d.sendOk(k) && peer.ended()) {
+                        peerGone = true;
+                        break;
+                    }
                     long inc = completedBySignal(d, b, k, m, totC);
                     totC += inc;
                     intervalCount += inc;
@@ -157,17 +166,97 @@ final class BwLoops {
                 intervalStart = now;
                 intervalCount = 0;
             }
-            if (!stopping && stop.stopped()) {
+            if (!stopping && (stop.stopped() || peer.ended())) {
                 stopping = true;
                 signaledTarget = signaledWorkRequests(m.scnt, b.cqMod());
             }
-            if (stopping && totC >= signaledTarget) {
+            if (stopping && (totC >= signaledTarget || peerGone)) {
                 break;
             }
         }
         m.windowStart = start;
         m.windowEnd = d.nanoTime();
         m.counted = totC;
+        peer.endOurs();
+        if (peerUsesUs) {
+            awaitPeerEnd(peer, b.stallNanos());
+        }
+    }
+
+    /** Parks in short sleeps (nothing of ours is in flight) until the peer has ended or {@code limitNanos} passed. */
+    private static void awaitPeerEnd(PeerEnd peer, long limitNanos) {
+        long start = System.nanoTime();
+        while (!peer.ended() && System.nanoTime() - start < limitNanos) {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /**
+     * run_iter_bw_infinitely_server for ib_send_bw: re-posts every receive, hands every interval's count of
+     * received messages to {@code sink} (perftest's receiver prints its row every -D seconds too) until the peer
+     * has ended. Once {@code stop} is set it tells the peer and keeps receiving until the sender has drained and
+     * ended; a sender that goes quiet for the stall limit ends the run then, a failure unless it was stopped.
+     */
+    static void sendServerInfinitely(DataPath d, BwSpec b, Measurement m, IntervalSink sink, StopSignal stop,
+                                     PeerEnd peer) {
+        m.reset();
+        long[] rcnt = m.rcnt;
+        long total = 0;
+        long start = d.nanoTime();
+        long intervalStart = start;
+        long intervalCount = 0;
+        long lastProgress = start;
+        boolean stopping = false;
+        int idlePolls = 0;
+        while (true) {
+            int n = d.pollRecvs(DataPath.BATCH);
+            if (n == 0 && (++idlePolls & IDLE_CLOCK_MASK) != 0) {
+                continue;
+            }
+            long now = d.nanoTime();
+            if (n > 0) {
+                lastProgress = now;
+                for (int k = 0; k < n; k++) {
+                    if (!d.recvOk(k)) {
+                        throw new RunFailure("receive completion with error: " + d.describeRecv(k));
+                    }
+                    int i = (int) (d.recvWrId(k) >>> 32);
+                    rcnt[i]++;
+                    d.postRecv(i, (int) d.recvWrId(k), 1);
+                }
+                total += n;
+                intervalCount += n;
+            } else if (now - lastProgress > b.stallNanos()) {
+                if (stopping) {
+                    break;
+                }
+                throw new RunFailure("no message for " + (b.stallNanos() / 1_000_000_000L) + " s (" + total
+                        + " received): the peer stopped sending");
+            }
+            if (!stopping && now - intervalStart >= b.durationNanos()) {
+                sink.interval(intervalCount, intervalStart, now);
+                intervalStart = now;
+                intervalCount = 0;
+            }
+            if (peer.ended()) {
+                break;
+            }
+            if (!stopping && stop.stopped()) {
+                stopping = true;
+                peer.endOurs();
+            }
+        }
+        if (!stopping) {
+            peer.endOurs();
+        }
+        m.windowStart = start;
+        m.windowEnd = d.nanoTime();
+        m.counted = total;
     }
 
     /**

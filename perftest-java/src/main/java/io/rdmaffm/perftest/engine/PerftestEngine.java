@@ -82,14 +82,12 @@ public final class PerftestEngine implements AutoCloseable {
     /** What goes on the wire per work request in the next window. */
     private long nextWire;
 
-    /** {@code --run_infinitely}: where the rows go and what ends the run ({@link #runInfinitely}). */
-    private IntervalSink intervals;
-    private StopSignal stop;
+    /** {@code --run_infinitely}: the rows, this side's stop and the peer's ({@link #runInfinitely}). */
+    private EndlessRun endless;
 
-    /** {@code --run_infinitely}: each interval's count goes to {@code sink}; {@code stop} ends the loop. */
-    public void runInfinitely(IntervalSink sink, StopSignal signal) {
-        this.intervals = sink;
-        this.stop = signal;
+    /** {@code --run_infinitely}: the measured loop runs until {@code run} says it is stopped. */
+    public void runInfinitely(EndlessRun run) {
+        this.endless = run;
     }
 
     /** What times the measured loops, for the run document: e.g. "cycle counter at 2.100000 GHz". */
@@ -474,6 +472,12 @@ public final class PerftestEngine implements AutoCloseable {
         if (sides.length > 1) {
             return runShares(size, window, b, wire);
         }
+        if (endless != null) {
+            windows.open(window);
+            RunResult r = endless.run(side, b, m, sendServer(), w.bidirectional(), wire);
+            windows.close(window);
+            return r;
+        }
         if (sendServer()) {
             windows.open(window);
             BwLoops.sendServer(side, b, recvDepth(), m);
@@ -482,12 +486,6 @@ public final class PerftestEngine implements AutoCloseable {
             return new RunResult.Window(size, n, m.windowStart, m.windowEnd, verifier.received(size));
         }
         Verification checked = Verification.none();
-        if (p.on(Flag.RUN_INFINITELY)) {
-            windows.open(window);
-            BwLoops.clientInfinitely(side, b, m, intervals, stop);
-            windows.close(window);
-            return new RunResult.Window(wire, m.counted, m.windowStart, m.windowEnd, checked);
-        }
         windows.open(window);
         if (verb == Verb.SEND && w.bidirectional()) {
             BwLoops.bidirectionalSend(side, b, !p.isClient(), recvDepth(), m);

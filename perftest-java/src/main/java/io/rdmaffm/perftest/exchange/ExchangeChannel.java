@@ -35,6 +35,25 @@ public interface ExchangeChannel extends AutoCloseable {
      */
     void sendAndForget(byte[] bytes);
 
+    /**
+     * {@code --run_infinitely} where both sides loop until stopped (ib_send_bw, {@code -b}): C perftest 4.5 sends
+     * nothing on the exchange there and its Ctrl-C closes the socket, so the socket's close is the run's end. From
+     * now on, whatever the peer sends or its close marks {@link #peerEnded}; nothing is read by the lock-step
+     * steps afterwards. A channel that cannot watch (rdma_cm's) is refused those modes by the rules.
+     */
+    default void watchPeerEnd() {
+        throw new UnsupportedOperationException("this exchange cannot watch for the peer's end");
+    }
+
+    /** Since {@link #watchPeerEnd}: the peer closed its side (or sent anything, which no endless run does). */
+    default boolean peerEnded() {
+        return false;
+    }
+
+    /** Tells the peer this side has stopped: closes our sending direction, the peer's reads see the end. */
+    default void endOurSide() {
+    }
+
     /** Closes the connection; never fails (unread peer bytes may make the kernel send a reset: harmless). */
     @Override
     void close();

@@ -72,6 +72,25 @@ public record HandshakeScript(Tool tool, Role role, List<Step> prologue, List<St
      */
     public static HandshakeScript of(Tool tool, Role role, boolean allSizes, boolean bidirectional,
             boolean rdmaCm) {
+        return of(tool, role, allSizes, bidirectional, rdmaCm, false);
+    }
+
+    /**
+     * The script of a tool and role.
+     *
+     * @param endless {@code --run_infinitely} where both sides loop (ib_send_bw, {@code -b}): perftest's sides go
+     *                from the loop to the closing result line with no message between them and no closing
+     *                handshake (its loops never return; Ctrl-C ends the process): the close of the connection
+     *                is the end ({@code run.ExchangePeerEnd}), and {@link Step#PRINT_ROW} says who stopped
+     */
+    public static HandshakeScript of(Tool tool, Role role, boolean allSizes, boolean bidirectional,
+            boolean rdmaCm, boolean endless) {
+        if (endless) {
+            HandshakeScript s = of(tool, role, false, bidirectional, rdmaCm, false);
+            // ib_send_bw keeps its PREPARE, SYNC before the loop (C posts, then hand-shakes); -b runs at once.
+            List<Step> each = tool == Tool.SEND_BW ? List.of(PREPARE, SYNC, RUN, PRINT_ROW) : List.of(RUN, PRINT_ROW);
+            return new HandshakeScript(tool, role, s.prologue(), each, List.of(FOOTER));
+        }
         if (bidirectional && !tool.bandwidth()) {
             throw new IllegalArgumentException("bidirectional mode exists for BW tools only");
         }

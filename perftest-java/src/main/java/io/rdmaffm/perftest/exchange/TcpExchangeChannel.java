@@ -29,6 +29,8 @@ public final class TcpExchangeChannel implements ExchangeChannel {
     private final String peer;
     private final InputStream in;
     private final OutputStream out;
+    /** {@link #watchPeerEnd}: set by the watching thread once the peer's side ends. */
+    private volatile boolean peerEnded;
 
     TcpExchangeChannel(Socket socket, Role role, String peer) throws IOException {
         this.socket = socket;
@@ -142,6 +144,37 @@ public final class TcpExchangeChannel implements ExchangeChannel {
     @Override
     public void close() {
         closeQuietly(socket);
+    }
+
+    /**
+     * A virtual thread parks in one read with no time limit: it returns when the peer closes (or sends); a dead
+     * host that never closes is caught by the loop's own stall limit, and closing this channel ends the read.
+     */
+    @Override
+    public void watchPeerEnd() {
+        Thread.ofVirtual().name("exchange-end-watch").start(() -> {
+            try {
+                socket.setSoTimeout(0);
+                in.read();
+            } catch (IOException e) {
+                // reset by the peer, or closed here: either way the peer's side is over
+            }
+            peerEnded = true;
+        });
+    }
+
+    @Override
+    public boolean peerEnded() {
+        return peerEnded;
+    }
+
+    @Override
+    public void endOurSide() {
+        try {
+            socket.shutdownOutput();
+        } catch (IOException e) {
+            // the connection is gone already: the peer sees the end all the same
+        }
     }
 
     private void send(byte[] bytes, String phase) throws ExchangeException {

@@ -214,7 +214,8 @@ public enum Flag {
     // perftest prints the cycles under its [usec] headers; the loops' cycle counter gives them (RunReporter).
     CYCLES(flag("Report latencies in CPU cycles of the loops' cycle counter instead of microseconds (the table's "
             + "header keeps perftest's [usec]).").on(Tools.LATENCY).json("report_cycles"), "-C", "--report-cycles"),
-    // The sender stops on SIGINT and ends the run as usual (exit 0); C 4.5-0.17 dies on it (captures/write_bw_inf).
+    // A looping side stops on SIGINT and ends the run as usual (exit 0); C 4.5-0.17 dies on it (captures/write_bw_inf).
+    // Where both sides loop (ib_send_bw's receiver, -b) the exchange connection's close ends the peer (PeerEnd).
     RUN_INFINITELY(flag("Run until stopped (Ctrl-C), printing a row every -D seconds (default: 5); the run then ends "
             + "cleanly on both sides. Give it on both sides, as in perftest.").on(Tools.BANDWIDTH)
             .json("run_infinitely"), "--run_infinitely"),

@@ -42,7 +42,9 @@ public final class ParameterRules {
     public static RunParameters check(Tool tool, ToolOptions o) {
         RunParameters.Endpoint partial = endpoint(tool, o);
         RunParameters.Workload.Builder w = RunParameters.Workload.builder();
-        w.size(size(tool, o)).allSizes(o.on(ALL_SIZES)).sizeGiven(o.given(SIZE));
+        // perftest's --run_infinitely replaces -a's method after parsing: one size, -a without effect
+        w.size(size(tool, o)).allSizes(o.on(ALL_SIZES) && !o.on(RUN_INFINITELY))
+                .sizeGiven(o.given(SIZE));
         long iterations = o.longFor(ITERATIONS, tool);
         w.iterations(iterations);
         duration(tool, o, w);
@@ -99,7 +101,7 @@ public final class ParameterRules {
         ResultLimits.parse(o.text(LIMIT_BW), "Invalid Minimum BW Limit");
         ResultLimits.parse(o.text(LIMIT_MSGRATE), "Invalid Minimum msgRate Limit");
         RateLimit.check(tool, o);
-        runInfinitely(tool, o);
+        runInfinitely(tool, o, rdmaCm || o.on(COMM_RDMA_CM));
         multicast(o, qps);
         w.useEvents(o.on(EVENTS)).compareAndSwap(compareAndSwap(tool, o))
                 .outstandingReads(o.intFor(OUTSTANDING_READS, tool));
@@ -184,7 +186,7 @@ public final class ParameterRules {
             return;
         }
         int d = o.intFor(DURATION, tool);
-        require(!o.on(ALL_SIZES), "-D cannot be combined with -a");
+        require(!o.on(ALL_SIZES) || o.on(RUN_INFINITELY), "-D cannot be combined with -a");
         require(!o.on(EVENTS), "-D cannot be combined with -e");
         int margin = o.given(MARGIN) ? o.intGiven(MARGIN) : d / 4;
         require(d > 2 * margin, "please check that DURATION > 2*MARGIN");
@@ -206,8 +208,11 @@ public final class ParameterRules {
         }
     }
 
-    /** {@code --run_infinitely}: perftest's rules (its lines, said plainly), then perftest-java's own. */
-    private static void runInfinitely(Tool tool, ToolOptions o) {
+    /**
+     * {@code --run_infinitely}: perftest's rules (its lines, said plainly), then perftest-java's own. perftest takes
+     * -a (--run_infinitely replaces the method: one size) and --cpu_util (it prints a column nothing sampled).
+     */
+    private static void runInfinitely(Tool tool, ToolOptions o, boolean rdmaCmExchange) {
         if (!o.on(RUN_INFINITELY)) {
             return;
         }
@@ -216,12 +221,12 @@ public final class ParameterRules {
                 "run_infinitely mode is not supported in SEND Bidirectional BW test (ib_send_bw -b)");
         require(!o.given(RATE_LIMIT), "run_infinitely does not support rate limit feature yet (--rate_limit)");
         require(!o.on(VERIFY), "--verify is incompatible with --run_infinitely");
-        require(!o.on(ALL_SIZES), "--run_infinitely runs one message size: not with -a");
-        require(!o.on(CPU_UTIL), "--cpu_util measures a -D run's sample window: not with --run_infinitely");
-        require(!o.on(BIDIRECTIONAL), "--run_infinitely with -b is not supported by perftest-java (each side would "
-                + "send until it alone is stopped)");
-        require(tool.verb() != Verb.SEND, "--run_infinitely on ib_send_bw is not supported by perftest-java "
-                + "(its receiving side has no end to wait for); ib_write_bw, ib_read_bw and ib_atomic_bw take it");
+        require(!o.on(CPU_UTIL), "--cpu_util measures a -D run's sample window: not with --run_infinitely "
+                + "(perftest prints the column there with nothing sampled)");
+        // Where both sides loop, the exchange connection's close is the end (perftest has no message for it).
+        require(!rdmaCmExchange || (tool.verb() != Verb.SEND && !o.on(BIDIRECTIONAL)),
+                "--run_infinitely on ib_send_bw or with -b takes the TCP exchange (not -R/--rdma_cm): its end is "
+                        + "the connection's close");
     }
 
     /**

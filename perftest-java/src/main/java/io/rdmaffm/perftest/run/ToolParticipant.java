@@ -1,12 +1,16 @@
 package io.rdmaffm.perftest.run;
 
+import io.rdmaffm.perftest.engine.EndlessRun;
 import io.rdmaffm.perftest.engine.MemoryAccess;
 import io.rdmaffm.perftest.engine.OpenDevice;
+import io.rdmaffm.perftest.engine.PeerEnd;
 import io.rdmaffm.perftest.engine.PerftestEngine;
 import io.rdmaffm.perftest.engine.RunFailure;
 import io.rdmaffm.perftest.engine.RunResult;
+import io.rdmaffm.perftest.engine.StopSignal;
 import io.rdmaffm.perftest.engine.Verification;
 import io.rdmaffm.perftest.engine.Warmup;
+import io.rdmaffm.perftest.exchange.ExchangeChannel;
 import io.rdmaffm.perftest.exchange.PingPongDest;
 import io.rdmaffm.perftest.exchange.ScriptRunner;
 import io.rdmaffm.perftest.exchange.Step;
@@ -21,6 +25,7 @@ import io.rdmaffm.perftest.report.RunReporter;
 import io.rdmaffm.perftest.report.TimeSeries;
 import io.rdmaffm.perftest.vocab.BwReport;
 import io.rdmaffm.perftest.vocab.Tool;
+import io.rdmaffm.perftest.vocab.Verb;
 import io.rdmaffm.verbs.VerbsException;
 
 import java.io.PrintWriter;
@@ -46,9 +51,14 @@ final class ToolParticipant implements ScriptRunner.Participant {
     private int lastSizeIndex;
     private RowExtras lastMeasured;
     private BwReport lastPeerReport;
+    /** {@code --run_infinitely}: Ctrl-C's stop (null without), and the peer's end where both sides loop. */
+    private StopSignal stop;
+    private ExchangePeerEnd peerEnd;
+    /** The exchange connection: where both sides loop, its close is the peer's end. */
+    private final ExchangeChannel channel;
 
     ToolParticipant(RunParameters p, RunPlan plan, OpenDevice dev, PerftestEngine engine, RunReporter reporter,
-            RunProgress progress, PrintWriter err) {
+            RunProgress progress, PrintWriter err, ExchangeChannel channel) {
         this.progress = progress;
         this.p = p;
         this.plan = plan;
@@ -56,6 +66,7 @@ final class ToolParticipant implements ScriptRunner.Participant {
         this.engine = engine;
         this.reporter = reporter;
         this.err = err;
+        this.channel = channel;
         this.localReports = new BwReport[plan.sizes().size()];
     }
 
@@ -91,11 +102,16 @@ final class ToolParticipant implements ScriptRunner.Participant {
         plan = agreed.plan();
         engine.agreed(plan);
         localReports = new BwReport[plan.sizes().size()];
-        if (p.on(Flag.RUN_INFINITELY) && p.isClient()) {
+        if (p.on(Flag.RUN_INFINITELY) && (p.isClient() || EndlessEnds.bothLoop(p))) {
             // perftest's row every interval; Ctrl-C stops the loop, and the run ends as any other
-            long wire = p.verb() == io.rdmaffm.perftest.vocab.Verb.ATOMIC ? 8 : plan.size(0);
-            engine.runInfinitely((count, start, end) -> reporter.bwRow(BwArithmetic.duration(wire, count, start, end,
-                    p.output().unit(), 1e9)), InterruptStop.install());
+            long wire = p.verb() == Verb.ATOMIC ? 8 : plan.size(0);
+            // -b: perftest's rows count this side's messages twice (run_inf_bi_factor), as both ways carry as many
+            double factor = p.workload().bidirectional() ? 2 : 1;
+            stop = InterruptStop.install();
+            peerEnd = EndlessEnds.bothLoop(p) ? new ExchangePeerEnd(channel) : null;
+            engine.runInfinitely(new EndlessRun((count, start, end) -> reporter.bwRow(EndlessEnds.row(
+                    BwArithmetic.duration(wire, count, start, end, p.output().unit(), 1e9), factor)), stop,
+                    peerEnd == null ? PeerEnd.NONE : peerEnd));
         }
     }
 
@@ -172,10 +188,17 @@ final class ToolParticipant implements ScriptRunner.Participant {
                     rdmaCmExchange, p.on(Flag.MCG) && p.isClient());
             case HEADER -> reporter.header(p.workload().duration());
             case PREPARE -> engine.prepare(sizeIndex);
-            case RUN -> run(sizeIndex);
+            case RUN -> {
+                if (peerEnd != null) {
+                    peerEnd.watch();
+                }
+                run(sizeIndex);
+            }
             case PRINT_ROW -> {
                 if (p.on(Flag.RUN_INFINITELY)) {
-                    reporter.note("\n User stopped traffic\n"); // the rows went out every interval (upstream's line)
+                    if (stop.stopped()) {
+                        reporter.note("\n User stopped traffic\n"); // the rows went out every interval (upstream's)
+                    }
                 } else {
                     printRow(sizeIndex);
                 }

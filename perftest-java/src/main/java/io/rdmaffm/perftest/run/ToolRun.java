@@ -102,9 +102,10 @@ public final class ToolRun {
                         exchange.skipVersions();
                     }
                     HandshakeScript script = HandshakeScript.of(p.tool(), p.role(), p.workload().allSizes(),
-                            p.workload().bidirectional(), p.endpoint().rdmaCm());
+                            p.workload().bidirectional(), p.endpoint().rdmaCm(), EndlessEnds.bothLoop(p));
                     ScriptRunner.run(script, exchange, plan.sizes().size(),
-                            new ToolParticipant(p, plan, dev, engine, reporter, progress, err), p.on(Flag.REVERSED));
+                            new ToolParticipant(p, plan, dev, engine, reporter, progress, err, channel),
+                            p.on(Flag.REVERSED));
                     waitBeforeRelease((Integer) p.value(Flag.WAIT_DESTROY), out);
                 }
                 reporter.measuredWindows(windows.finish());

@@ -65,7 +65,7 @@ class BwLoopsTest {
                     if (rows.size() == 3) {
                         stop.stop();
                     }
-                }, stop);
+                }, stop, PeerEnd.NONE, false);
         assertEquals(3, rows.size(), "no row after the stop");
         long counted = 0;
         for (long[] r : rows) {
@@ -255,5 +255,150 @@ class BwLoopsTest {
         // Its duration and the quiet time after it: once it waited for the whole stall limit (10 s), and a Java
         // client's closing handshake could give up first.
         assertTrue(ended >= 10 * MS && ended < 1_000 * MS, "ended " + ended / MS + " ms after the first message");
+    }
+
+    /** A peer whose end a test sets, counting what this side told it. */
+    private static class TestPeer implements PeerEnd {
+        volatile boolean ended;
+        int told;
+        /** The peer ends once told (a perftest-java peer answers our close with its own). */
+        boolean endsWhenTold;
+
+        @Override
+        public boolean ended() {
+            return ended;
+        }
+
+        @Override
+        public void endOurs() {
+            told++;
+            if (endsWhenTold) {
+                ended = true;
+            }
+        }
+    }
+
+    private static BwSpec endless(int txDepth, int cqMod) {
+        return new BwSpec(Long.MAX_VALUE, txDepth, cqMod, 1, false, true, 2 * MS, 0, STALL, 0, 0);
+    }
+
+    @Test
+    void runInfinitelyStopsWhenThePeerEndsThenDrainsAndTellsIt() {
+        FakeDataPath d = new FakeDataPath(1, 16, 1);
+        TestPeer peer = new TestPeer();
+        int[] rows = {0};
+        Measurement m = new Measurement(1, 2);
+        BwLoops.clientInfinitely(d, endless(16, 4), m, (count, start, end) -> {
+            if (++rows[0] == 2) {
+                peer.ended = true;
+            }
+        }, new StopSignal(), peer, false);
+        assertEquals(2, rows[0], "no row after the peer's end");
+        assertEquals(1, peer.told, "the peer is told once");
+        assertEquals(m.scnt[0] / 4 * 4, m.ccnt[0], "every signaled request completed before the return");
+        assertEquals(0, d.unpolledSendCompletions());
+    }
+
+    @Test
+    void runInfinitelyAfterThePeerEndedTakesAFailedCompletionAsItsQpsGone() {
+        FakeDataPath d = new FakeDataPath(1, 16, 1);
+        TestPeer peer = new TestPeer();
+        Measurement m = new Measurement(1, 2);
+        BwLoops.clientInfinitely(d, endless(16, 1), m, (count, start, end) -> {
+            peer.ended = true;
+            d.failAt = d.executedTotal + 2;
+        }, new StopSignal(), peer, false);
+        assertEquals(1, peer.told);
+        assertTrue(m.ccnt[0] < m.scnt[0], "the drain stopped at the failed completion");
+    }
+
+    @Test
+    void runInfinitelyFailsOnAFailedCompletionWhileThePeerRuns() {
+        FakeDataPath d = new FakeDataPath(1, 16, 1);
+        d.failAt = 50;
+        RunFailure f = assertThrows(RunFailure.class, () -> BwLoops.clientInfinitely(d, endless(16, 1),
+                new Measurement(1, 2), (count, start, end) -> { }, new StopSignal(), new TestPeer(), false));
+        assertTrue(f.getMessage().contains("completion with error"), f.getMessage());
+    }
+
+    @Test
+    void bidirectionalRunInfinitelyKeepsItsQpsUntilThePeerEnded() {
+        FakeDataPath d = new FakeDataPath(1, 16, 1);
+        StopSignal stop = new StopSignal();
+        TestPeer answering = new TestPeer();
+        answering.endsWhenTold = true;
+        BwLoops.clientInfinitely(d, endless(16, 4), new Measurement(1, 2), (count, start, end) -> stop.stop(), stop,
+                answering, true);
+        assertTrue(answering.ended && answering.told == 1, "told, and returned once the peer ended");
+        TestPeer silent = new TestPeer();
+        StopSignal stop2 = new StopSignal();
+        long before = System.nanoTime();
+        BwLoops.clientInfinitely(new FakeDataPath(1, 16, 1), endless(16, 4), new Measurement(1, 2),
+                (count, start, end) -> stop2.stop(), stop2, silent, true);
+        assertTrue(System.nanoTime() - before >= STALL, "a peer that never ends is waited for up to the stall limit");
+        assertEquals(1, silent.told);
+    }
+
+    @Test
+    void sendServerRunInfinitelyRepostsAndPrintsUntilTheSenderEnds() {
+        FakeDataPath d = new FakeDataPath(2, 1, 16);
+        d.peerMessages[0] = Long.MAX_VALUE;
+        d.peerMessages[1] = Long.MAX_VALUE;
+        d.postRecv(0, 0, 16);
+        d.postRecv(1, 0, 16);
+        TestPeer peer = new TestPeer();
+        java.util.List<Long> rows = new java.util.ArrayList<>();
+        Measurement m = new Measurement(2, 1);
+        BwLoops.sendServerInfinitely(d, endless(1, 1), m, (count, start, end) -> {
+            rows.add(count);
+            if (rows.size() == 3) {
+                peer.ended = true;
+            }
+        }, new StopSignal(), peer);
+        assertEquals(3, rows.size(), "no row after the sender's end");
+        assertTrue(rows.stream().allMatch(c -> c > 0), "each interval counts received messages: " + rows);
+        assertEquals(0, d.receiverNotReady, "every receive re-posted: the queue never ran dry");
+        assertEquals(m.rcnt[0] + m.rcnt[1], m.counted);
+        assertEquals(1, peer.told);
+    }
+
+    @Test
+    void sendServerRunInfinitelyStoppedHereTellsTheSenderAndReceivesUntilItEnds() {
+        FakeDataPath d = new FakeDataPath(1, 1, 16);
+        d.peerMessages[0] = Long.MAX_VALUE;
+        d.postRecv(0, 0, 16);
+        StopSignal stop = new StopSignal();
+        int[] rows = {0};
+        long[] receivedAtStop = {0};
+        Measurement m = new Measurement(1, 1);
+        TestPeer peer = new TestPeer() {
+            int asked;
+
+            @Override
+            public boolean ended() {
+                // the sender drains for a while after it was told
+                return told > 0 && ++asked > 200;
+            }
+        };
+        BwLoops.sendServerInfinitely(d, endless(1, 1), m, (count, start, end) -> {
+            if (++rows[0] == 2) {
+                stop.stop();
+                receivedAtStop[0] = m.rcnt[0];
+            }
+        }, stop, peer);
+        assertEquals(2, rows[0], "no row after the stop");
+        assertEquals(1, peer.told, "the sender is told at once");
+        assertTrue(m.rcnt[0] > receivedAtStop[0], "it kept receiving while the sender drained");
+        assertEquals(0, d.receiverNotReady);
+    }
+
+    @Test
+    void sendServerRunInfinitelyFailsWhenTheSenderGoesQuiet() {
+        FakeDataPath d = new FakeDataPath(1, 1, 16);
+        d.peerMessages[0] = 100;
+        d.postRecv(0, 0, 16);
+        RunFailure f = assertThrows(RunFailure.class, () -> BwLoops.sendServerInfinitely(d, endless(1, 1),
+                new Measurement(1, 1), (count, start, end) -> { }, new StopSignal(), new TestPeer()));
+        assertTrue(f.getMessage().contains("(100 received): the peer stopped sending"), f.getMessage());
     }
 }

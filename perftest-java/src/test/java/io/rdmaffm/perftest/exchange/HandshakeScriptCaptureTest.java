@@ -144,6 +144,26 @@ class HandshakeScriptCaptureTest {
     }
 
     @Test
+    void runsWhereBothSidesLoopEndWithoutMessagesAfterTheLoop() {
+        // send_bw.c's RUN_INFINITELY branch: post, hand-shake, loop; write/read -b: loop at once; then only the
+        // closing result line (perftest's loops never return: the connection's close is the end).
+        List<Step> send = List.of(Step.VERSION, Step.SYS_DATA, Step.MTU, Step.KEYS, Step.SYNC, Step.KEYS, Step.SYNC);
+        List<Step> bidi = List.of(Step.VERSION, Step.SYS_DATA, Step.MTU, Step.KEYS, Step.KEYS, Step.SYNC);
+        for (Role r : Role.values()) {
+            HandshakeScript sendBw = HandshakeScript.of(Tool.SEND_BW, r, false, false, false, true);
+            assertEquals(send, sendBw.wireSteps(1), r.name());
+            assertEquals(List.of(Step.PREPARE, Step.SYNC, Step.RUN, Step.PRINT_ROW), sendBw.perSize());
+            assertEquals(List.of(Step.FOOTER), sendBw.epilogue());
+            for (Tool t : new Tool[] {Tool.WRITE_BW, Tool.READ_BW}) {
+                HandshakeScript b = HandshakeScript.of(t, r, false, true, false, true);
+                assertEquals(bidi, b.wireSteps(1), t + " " + r);
+                assertEquals(List.of(Step.RUN, Step.PRINT_ROW), b.perSize());
+                assertEquals(List.of(Step.FOOTER), b.epilogue());
+            }
+        }
+    }
+
+    @Test
     void bothRolesOfEveryScriptMirrorEachOther() {
         for (Tool tool : Tool.values()) {
             for (boolean all : new boolean[] {false, true}) {

@@ -93,6 +93,45 @@ class TcpTransportTest {
     }
 
     @Test
+    void peerEndIsTheCloseOfItsDirection() throws Exception {
+        ExchangeListener listener = ExchangeListener.listen(HOST, 0, false);
+        Future<ExchangeChannel> accepted = pool.submit(() -> listener.accept(Duration.ofSeconds(5)));
+        try (ExchangeChannel client = TcpExchangeChannel.connect(HOST, listener.port(), Duration.ofSeconds(5), false);
+             ExchangeChannel server = accepted.get(5, TimeUnit.SECONDS)) {
+            client.watchPeerEnd();
+            server.watchPeerEnd();
+            Thread.sleep(100);
+            assertTrue(!client.peerEnded() && !server.peerEnded(), "both still run");
+            client.endOurSide();
+            assertTrue(waitFor(server::peerEnded), "the server learns the client stopped");
+            assertTrue(!client.peerEnded(), "the client's own half-close is not the server's end");
+            server.endOurSide();
+            assertTrue(waitFor(client::peerEnded), "and the client the server's");
+        }
+        listener.close();
+    }
+
+    @Test
+    void peerEndIsAlsoThePeersDeath() throws Exception {
+        ExchangeListener listener = ExchangeListener.listen(HOST, 0, false);
+        Future<ExchangeChannel> accepted = pool.submit(() -> listener.accept(Duration.ofSeconds(5)));
+        try (ExchangeChannel client = TcpExchangeChannel.connect(HOST, listener.port(), Duration.ofSeconds(5), false)) {
+            client.watchPeerEnd();
+            accepted.get(5, TimeUnit.SECONDS).close(); // C perftest killed by Ctrl-C: its socket closes
+            assertTrue(waitFor(client::peerEnded));
+        }
+        listener.close();
+    }
+
+    private static boolean waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        return condition.getAsBoolean();
+    }
+
+    @Test
     void peerThatNeverAnswersEndsWithinTheLimit() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
             Future<Socket> held = pool.submit(silent::accept);

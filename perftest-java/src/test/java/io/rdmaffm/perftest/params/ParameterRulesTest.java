@@ -300,6 +300,40 @@ class ParameterRulesTest {
         assertRefused("size must be 1 .. 2147483647 bytes, not 0", Tool.WRITE_BW, new ToolOptions().with(SIZE, "0"));
     }
 
+    @Test
+    void runInfinitelyTakesWhatPerftestTakesAndRefusesWhatItRefuses() {
+        // perftest 4.5 accepts these: the send receiver and -b loop until stopped
+        for (Tool t : new Tool[] {Tool.SEND_BW, Tool.WRITE_BW, Tool.READ_BW}) {
+            assertTrue(ParameterRules.check(t, new ToolOptions().with(RUN_INFINITELY)).on(RUN_INFINITELY), t.name());
+        }
+        assertTrue(ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(RUN_INFINITELY).with(BIDIRECTIONAL))
+                .workload().bidirectional());
+        assertTrue(ParameterRules.check(Tool.READ_BW, new ToolOptions().with(RUN_INFINITELY).with(BIDIRECTIONAL))
+                .workload().bidirectional());
+        // -a: --run_infinitely replaces perftest's method after parsing, so one size runs, also with -D
+        RunParameters all = ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(RUN_INFINITELY).with(ALL_SIZES)
+                .with(DURATION, 2));
+        assertFalse(all.workload().allSizes(), "one size");
+        assertEquals(65536, all.workload().size());
+        // perftest's own refusals, its lines
+        assertRefused("run_infinitely mode is not supported in SEND Bidirectional BW test (ib_send_bw -b)",
+                Tool.SEND_BW, new ToolOptions().with(RUN_INFINITELY).with(BIDIRECTIONAL));
+        assertRefused("run_infinitely does not support events feature yet (-e)", Tool.SEND_BW,
+                new ToolOptions().with(RUN_INFINITELY).with(EVENTS));
+        assertRefused("run_infinitely does not support rate limit feature yet (--rate_limit)", Tool.WRITE_BW,
+                new ToolOptions().with(RUN_INFINITELY).with(RATE_LIMIT, "10"));
+        // perftest-java's: the end of a run whose both sides loop is the TCP connection's close
+        String tcp = "--run_infinitely on ib_send_bw or with -b takes the TCP exchange (not -R/--rdma_cm): its end is "
+                + "the connection's close";
+        assertRefused(tcp, Tool.SEND_BW, new ToolOptions().with(RUN_INFINITELY).with(RDMA_CM));
+        assertRefused(tcp, Tool.WRITE_BW, new ToolOptions().with(RUN_INFINITELY).with(BIDIRECTIONAL).with(COMM_RDMA_CM));
+        assertTrue(ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(RUN_INFINITELY).with(RDMA_CM))
+                .on(RUN_INFINITELY), "the uni-directional write keeps -R: its passive side waits in the exchange");
+        assertRefused("--cpu_util measures a -D run's sample window: not with --run_infinitely (perftest prints the "
+                + "column there with nothing sampled)", Tool.WRITE_BW,
+                new ToolOptions().with(RUN_INFINITELY).with(DURATION, 3).with(CPU_UTIL));
+    }
+
     private static void assertRefused(String message, Tool tool, ToolOptions o) {
         InvalidParameterException e = assertThrows(InvalidParameterException.class, () -> ParameterRules.check(tool, o));
         assertEquals(message, e.getMessage());
