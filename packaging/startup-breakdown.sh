@@ -31,6 +31,15 @@ listening() {
 	return 1
 }
 
+# nap: 100 ms between two polls, without a process. The guest runs this script and the server it times on the
+# same CPU (its init pins the command to CPU 0), and one poll of /proc/net/tcp{,6} costs that CPU ~9 ms (bash's
+# read, at host load ~8): polled without a pause (or with 5 ms, or 20 ms), the poll took a third to a half of the
+# CPU from the server, while the trivial JVM, timed to its exit, ran alone (java -version beside such a poll took
+# 2.2x, 2.3x and 1.45x its time alone; docs/startup.md, fourth pass). At 100 ms the poll takes < 10% of the CPU
+# and a time to listen reads up to ~100 ms late (C's most of all). A read that times out sleeps in bash itself.
+exec {nap_fd}<> <(:)
+nap() { read -r -t 0.1 -u "$nap_fd" _ || :; }
+
 port=18800
 # listen_ms CMD...: starts CMD (a server on $port), prints the ms until it listens; then stops it.
 listen_ms() {
@@ -41,6 +50,7 @@ listen_ms() {
 	pid=$!
 	until listening "$hex"; do
 		kill -0 "$pid" 2> /dev/null || { echo "failed"; return 0; }
+		nap
 	done
 	end="${EPOCHREALTIME/./}"
 	kill "$pid" 2> /dev/null
