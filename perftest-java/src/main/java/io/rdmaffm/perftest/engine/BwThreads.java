@@ -19,40 +19,14 @@ final class BwThreads {
     /** Runs {@code loop} on every share at once and waits for all of them. */
     static void run(Loop loop, DataPath[] sides, Measurement[] ms, BwSpec b, boolean server, int rxDepth) {
         int n = sides.length;
-        Throwable[] failures = new Throwable[n];
-        Thread[] threads = new Thread[n];
-        for (int t = 1; t < n; t++) {
-            int share = t;
-            threads[t] = Thread.ofPlatform().name("bw-loop-" + t).daemon(true).unstarted(() -> {
-                try {
-                    one(loop, sides[share], ms[share], b, server, rxDepth);
-                } catch (Throwable e) {
-                    failures[share] = e;
-                }
-            });
-        }
-        for (int t = 1; t < n; t++) {
-            threads[t].start();
-        }
-        try {
-            one(loop, sides[0], ms[0], b, server, rxDepth);
-        } catch (Throwable e) {
-            failures[0] = e;
-        }
-        boolean interrupted = false;
-        for (int t = 1; t < n; t++) {
-            while (true) {
-                try {
-                    threads[t].join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true; // the loop ends by itself within the stall limit: wait for it
-                }
+        Throwable[] failures = ParallelShares.run("bw-loop", n, share -> {
+            try {
+                one(loop, sides[share], ms[share], b, server, rxDepth);
+                return null;
+            } catch (Throwable e) {
+                return e;
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        });
         for (int t = 0; t < n; t++) {
             Throwable f = failures[t];
             if (f instanceof RunFailure r) {

@@ -1,10 +1,11 @@
 package io.rdmaffm.perftest.fabric;
 
+import io.rdmaffm.perftest.engine.ParallelShares;
+
 /**
  * Runs a rank's lanes (docs/fabric-design.md §11): lane 0 on the calling thread, the others each on a platform
- * thread of its own (they busy-poll their CQ: a virtual thread would pin its carrier anyway), as the bandwidth
- * tools' {@code engine.BwThreads} runs its shares. The threads live for the whole run (warm-up, timed iterations,
- * the check), meet at the {@link LaneGate} before every iteration, and share nothing else while they run. Once
+ * thread of its own ({@code engine.ParallelShares}, as the bandwidth tools' shares). The threads live for the
+ * whole run (warm-up, timed iterations, the check), meet at the {@link LaneGate} before every iteration, and share nothing else while they run. Once
  * all have ended, the first failure is thrown; otherwise the timed iterations' times are returned, each from the
  * moment the last lane was ready to the moment the last lane was done.
  */
@@ -20,31 +21,8 @@ final class LaneThreads {
         int n = lanes.length;
         int total = warmup + iters + (check ? 1 : 0);
         long[][] ends = new long[n][total];
-        Throwable[] failures = new Throwable[n];
-        Thread[] threads = new Thread[n];
-        for (int t = 1; t < n; t++) {
-            int lane = t;
-            threads[t] = Thread.ofPlatform().name("fabric-lane-" + t).daemon(true).unstarted(
-                    () -> failures[lane] = guarded(lanes[lane], gate, lane, warmup, iters, check, ends[lane]));
-        }
-        for (int t = 1; t < n; t++) {
-            threads[t].start();
-        }
-        failures[0] = guarded(lanes[0], gate, 0, warmup, iters, check, ends[0]);
-        boolean interrupted = false;
-        for (int t = 1; t < n; t++) {
-            while (true) {
-                try {
-                    threads[t].join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true; // every lane ends by itself within a step deadline: wait for it
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Throwable[] failures = ParallelShares.run("fabric-lane", n,
+                lane -> guarded(lanes[lane], gate, lane, warmup, iters, check, ends[lane]));
         for (Throwable f : failures) {
             if (f instanceof Error e) {
                 throw e;
