@@ -41,13 +41,14 @@ class QuietWindowRdmaTest {
         if (Boolean.getBoolean("interop.full")) {
             return all.stream();
         }
-        // CI's short form (the full one: -Dinterop.full=true, scripts/interop-full.sh): one case of each loop
-        // family, each run being a JVM's whole start and warm-up on the emulated CPU (about 55 s). The bandwidth
-        // client (write), a server that runs its own loop (send_bw), the ping-pong client (write) and server
-        // (send), the read round trip, the atomic bandwidth client and the duration loop (each failure so far
-        // was in one of these families).
-        List<String> shortForm = List.of("ib_write_bw true []", "ib_send_bw false []", "ib_write_lat true []",
-                "ib_send_lat false []", "ib_read_lat true []", "ib_atomic_bw true []", "ib_send_lat true [-D, 2]");
+        // CI's short form (the full one: -Dinterop.full=true, scripts/interop-full.sh): each run is a JVM's whole
+        // start and warm-up on the emulated CPU (about 60 s), so CI keeps the four loop shapes that own a window:
+        // the bandwidth client (write), a server that runs its own loop (send_bw), the ping-pong server (send)
+        // and the ping-pong client in its duration form (send_lat -D, whose warm-up needs its own receives). The
+        // read round trip, the atomic bandwidth client and the iteration-mode ping-pong client run in the full
+        // form only (in CI of stop 39 these three took 190 s of its 63 min).
+        List<String> shortForm = List.of("ib_write_bw true []", "ib_send_bw false []", "ib_send_lat false []",
+                "ib_send_lat true [-D, 2]");
         return all.stream().filter(a -> shortForm.contains(a.get()[0] + " " + a.get()[1] + " " + a.get()[2]));
     }
 
