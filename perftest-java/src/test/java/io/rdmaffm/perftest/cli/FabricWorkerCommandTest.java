@@ -48,6 +48,7 @@ class FabricWorkerCommandTest {
         new picocli.CommandLine(c).parseArgs("--pattern", "alltoall", "--rank", "0", "--ranks", "2", "--coordinator",
                 "h:5000", "--rate", "2.5Gb/s");
         assertEquals(2_500_000_000L, c.options().rate().bitsPerSecond());
+        c = new FabricWorkerCommand();
         new picocli.CommandLine(c).parseArgs("--pattern", "alltoall", "--rank", "0", "--ranks", "2", "--coordinator",
                 "h:5000");
         assertEquals(null, c.options().rate());
