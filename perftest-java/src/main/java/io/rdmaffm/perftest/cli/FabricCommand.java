@@ -9,6 +9,7 @@ import io.rdmaffm.perftest.cluster.MatrixInputException;
 import io.rdmaffm.perftest.cluster.MatrixRequest;
 import io.rdmaffm.perftest.cluster.ProcessRunner;
 import io.rdmaffm.perftest.cluster.Progress;
+import io.rdmaffm.perftest.fabric.SendRate;
 import io.rdmaffm.perftest.fabric.driver.Expect;
 import io.rdmaffm.perftest.fabric.driver.FabricJson;
 import io.rdmaffm.perftest.fabric.driver.FabricOutcome;
@@ -109,6 +110,11 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = "--receiver", paramLabel = "HOST", description = "incast: the receiving host. Default: the first.")
     String receiver;
 
+    @Option(names = "--rate", paramLabel = "RATE", description = "incast, alltoall, bisection: each sender's cap,"
+            + " its links and threads together, in bits per second with a decimal unit: 25G, 25Gb/s, 800Mbps."
+            + " Above a port's rate: exit 2 before launch (the hosts are asked for their rates).")
+    String rate;
+
     @Option(names = "--threads", paramLabel = "N", description = "Threads per worker, each with its own QP to every"
             + " peer, CQ and share of every link's bytes (at most -s bytes; ring patterns: a chunk's float32"
             + " elements). Default: 1.")
@@ -159,7 +165,7 @@ public final class FabricCommand implements Callable<Integer> {
             o = options();
             HostInput.Hosts hs = FabricPlanner.hosts(o, runner);
             launch = FabricRun.launcher(o.hosts());
-            boolean ask = o.hosts().devices().isEmpty() || !Double.isNaN(o.minPercent());
+            boolean ask = o.hosts().devices().isEmpty() || !Double.isNaN(o.minPercent()) || o.rate() != null;
             DiscoveredHosts found = ask ? discover(o, hs, launch, out) : DiscoveredHosts.notAsked(hs);
             plan = FabricPlanner.plan(o, found);
         } catch (MatrixInputException e) {
@@ -243,6 +249,13 @@ public final class FabricCommand implements Callable<Integer> {
         f.reduce = !noReduce;
         f.receiver = receiver;
         f.threads = threads == null ? f.threads : threads;
+        if (rate != null) {
+            try {
+                f.rate = SendRate.parse(rate);
+            } catch (IllegalArgumentException e) {
+                throw new MatrixInputException(e.getMessage());
+            }
+        }
         if (expect != null) {
             f.expect = Expect.of(expect);
             if (f.expect == null) {

@@ -3,6 +3,7 @@ package io.rdmaffm.perftest.cli;
 import io.rdmaffm.perftest.fabric.FabricOptions;
 import io.rdmaffm.perftest.fabric.FabricPattern;
 import io.rdmaffm.perftest.fabric.FabricWorker;
+import io.rdmaffm.perftest.fabric.SendRate;
 import io.rdmaffm.perftest.params.InvalidParameterException;
 import io.rdmaffm.perftest.params.ParameterRules;
 
@@ -81,6 +82,10 @@ final class FabricWorkerCommand implements Callable<Integer> {
             description = "Threads, each with its own QP to every peer and a share of every link's bytes.")
     int threads;
 
+    @Option(names = "--rate", paramLabel = "RATE", description = "Each sender's cap in bits per second, as fabric's"
+            + " --rate (25G, 800Mb/s); above this port's rate: exit 2 before any QP.")
+    String rate;
+
     @Override
     public Integer call() {
         FabricOptions o = options();
@@ -142,7 +147,8 @@ final class FabricWorkerCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("-s: " + e.getMessage());
             }
             return new FabricOptions(p, rank, ranks, host, port, device, ibPort, gidIndex, bytes, iters, warmup,
-                    !noReduce, receiver, joinTimeout, stepTimeout, threads).validate();
+                    !noReduce, receiver, joinTimeout, stepTimeout, threads, rate == null ? null : SendRate.parse(rate))
+                    .validate();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -230,6 +230,14 @@ public final class OpenDevice implements AutoCloseable {
         }
     }
 
+    /**
+     * The port's rate in Gb/s, active width x active speed as {@code ibv_query_port} reports them (the kernel's
+     * {@code ports/N/rate}, which doctor reads); 0 when the device reports codes not known here.
+     */
+    public double portRateGbps() {
+        return port.rateGbps();
+    }
+
     /** The opened device. */
     public Context context() {
         return ctx;

@@ -20,10 +20,19 @@ package io.rdmaffm.perftest.fabric;
  * @param joinTimeoutS     seconds for every rank to join
  * @param stepTimeoutS     seconds any later wait may take
  * @param threads          lanes per link, each driven by its own thread ({@link #threadsProblem})
+ * @param rate             {@code --rate}: each sender's cap, null for none ({@link #rateProblem})
  */
 public record FabricOptions(FabricPattern pattern, int rank, int ranks, String coordinatorHost, int coordinatorPort,
         String device, int ibPort, int gidIndex, long bytes, int iters, int warmup, boolean reduce, int receiver,
-        int joinTimeoutS, int stepTimeoutS, int threads) {
+        int joinTimeoutS, int stepTimeoutS, int threads, SendRate rate) {
+
+    /** The orders without a {@code --rate}. */
+    public FabricOptions(FabricPattern pattern, int rank, int ranks, String coordinatorHost, int coordinatorPort,
+            String device, int ibPort, int gidIndex, long bytes, int iters, int warmup, boolean reduce, int receiver,
+            int joinTimeoutS, int stepTimeoutS, int threads) {
+        this(pattern, rank, ranks, coordinatorHost, coordinatorPort, device, ibPort, gidIndex, bytes, iters, warmup,
+                reduce, receiver, joinTimeoutS, stepTimeoutS, threads, null);
+    }
 
     /** The sum of N inputs ((r + j) mod 251, at most 250 each) must stay an exact float32 integer (below 2^24). */
     static final int MAX_RING_RANKS = (1 << 24) / 250;
@@ -57,6 +66,39 @@ public record FabricOptions(FabricPattern pattern, int rank, int ranks, String c
         } else if (threads > bytes) {
             return "--threads " + threads + ": each thread takes a share of the " + bytes + " bytes (-s) every link"
                     + " carries";
+        }
+        return null;
+    }
+
+    /**
+     * The bytes one sender of {@code p} sends per iteration, its links together: incast and bisection m, all-to-all
+     * (N − 1)·m (the ring patterns take no {@code --rate}).
+     */
+    public static long sentPerIteration(FabricPattern p, int ranks, long bytes) {
+        return p == FabricPattern.ALLTOALL ? (ranks - 1L) * bytes : p.ring() ? 0 : bytes;
+    }
+
+    /**
+     * What is wrong with {@code --rate} (docs/fabric-design.md §12), for the worker and for the driver before it
+     * launches any, or null: the ring patterns take none (they run in lock-step, every step waiting for the previous
+     * rank's, so a cap on a sender is a cap on the whole ring); and {@code iters} paced iterations must fit within
+     * {@code limitNanos} (the worker: one, within a step's wait; the driver: all, within {@code --test-timeout}).
+     */
+    public static String rateProblem(FabricPattern p, int ranks, long bytes, int iters, SendRate rate,
+            long limitNanos, String limit) {
+        if (rate == null) {
+            return null;
+        }
+        if (p.ring()) {
+            return "--rate paces incast, alltoall and bisection senders, not " + p.id() + " (a ring runs in lock-step:"
+                    + " docs/fabric-design.md §12)";
+        }
+        long gap = rate.gapNanos(sentPerIteration(p, ranks, bytes));
+        if (gap >= limitNanos / iters) {
+            return String.format(java.util.Locale.ROOT, "--rate %s: %d iteration%s of %d B per sender take%s at least"
+                    + " %.1f s at that rate, not within %s %d s", rate.text(), iters, iters == 1 ? "" : "s",
+                    sentPerIteration(p, ranks, bytes), iters == 1 ? "s" : "", (double) gap * iters / 1e9, limit,
+                    limitNanos / 1_000_000_000L);
         }
         return null;
     }
@@ -115,6 +157,10 @@ public record FabricOptions(FabricPattern pattern, int rank, int ranks, String c
         String t = threadsProblem(pattern.ring(), ranks, bytes, threads);
         if (t != null) {
             throw new IllegalArgumentException(t);
+        }
+        String r = rateProblem(pattern, ranks, bytes, 1, rate, stepTimeoutS * 1_000_000_000L, "--step-timeout");
+        if (r != null) {
+            throw new IllegalArgumentException(r);
         }
         if (pattern == FabricPattern.INCAST && ranks < 2) {
             throw new IllegalArgumentException("incast needs at least 2 ranks, not " + ranks);

@@ -79,6 +79,8 @@ final class FabricResult {
         perStep(w, "step_send_us", stepSendNanos);
         linkSends(w);
         w.name("bytes_sent").value(bytesSent);
+        w.name("send_rate_Gbps").value(sendRateGbps());
+        w.name("rate_cap_Gbps").value(o.rate() == null ? null : o.rate().gbps());
         w.name("bytes_received").value(bytesReceived);
         w.name("wrong").value(wrong);
         w.name("role").value(role);
@@ -87,6 +89,22 @@ final class FabricResult {
         counters(w);
         w.endObject();
         return MARK + w;
+    }
+
+    /**
+     * What this rank sent per second of its timed iterations, in Gb/s: bytes_sent x 8 over the sum of the iteration
+     * times (the time the driver's figures use), so that with {@code --rate} it shows the cap held; null when the
+     * rank sent nothing or has no times.
+     */
+    Double sendRateGbps() {
+        if (bytesSent == null || bytesSent == 0 || iterationNanos == null) {
+            return null;
+        }
+        long sum = 0;
+        for (long t : iterationNanos) {
+            sum += t;
+        }
+        return sum <= 0 ? null : Math.round(bytesSent * 8.0 / sum * 1e6) / 1e6;
     }
 
     /**

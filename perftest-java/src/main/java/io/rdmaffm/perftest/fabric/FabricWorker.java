@@ -89,6 +89,9 @@ public final class FabricWorker {
 
             Plan plan = plan();
             result.role = plan.role;
+            if (plan.sendsPerIteration > 0) {
+                checkRate(hostName, dev);
+            }
             int lanes = o.threads();
             boolean ring = o.pattern().ring();
             LaneGate gate = new LaneGate(lanes, o.warmup() + o.iters() + (ring ? 1 : 0), stepNanos, client);
@@ -124,7 +127,8 @@ public final class FabricWorker {
                     rr.fillInput();
                     work[t] = rr;
                 } else {
-                    work[t] = new PeerLane(plan, eps[t], share[t], share[t + 1] - share[t]);
+                    work[t] = new PeerLane(plan, eps[t], share[t], share[t + 1] - share[t],
+                            SendPacer.of(o.rate(), plan.sendsPerIteration * o.bytes()));
                 }
             }
             result.before = counters(dev, result.netdev);
@@ -185,6 +189,26 @@ public final class FabricWorker {
         out.println(result.line());
         out.flush();
         return exit;
+    }
+
+    /**
+     * {@code --rate} above this sender's port rate is bad input, found here before any QP exists
+     * (docs/fabric-design.md §12): the driver checks the ports its hosts told it of before launch, but a rate is
+     * only known for certain on the host itself. The failure reaches the coordinator, which aborts the other ranks
+     * naming this one.
+     */
+    private void checkRate(String hostName, OpenDevice dev) {
+        if (o.rate() == null) {
+            return;
+        }
+        double port = dev.portRateGbps();
+        if (port <= 0) {
+            log.println("fabric-worker rank " + o.rank() + ": " + dev.name() + " port " + dev.ibPort() + " reports no"
+                    + " rate known here: --rate " + o.rate().text() + " not checked against it");
+        } else if (o.rate().above(port)) {
+            throw new FabricFailure("--rate " + o.rate().text() + " is above the port rate of " + hostName + " "
+                    + dev.name() + " port " + dev.ibPort() + " (" + new SendRate(Math.round(port * 1e9)).text() + ")");
+        }
     }
 
     private static String message(Throwable e) {

@@ -259,6 +259,17 @@ class FabricCommandTest {
                 "--hosts", "a");
         refused("fabric: error: -s: invalid size '12Q' (bytes, or with a K, M or G suffix)", "alltoall", "--hosts", "a,b",
                 "-s", "12Q");
+        refused("fabric: error: --rate '25': give the unit (e.g. 25G for 25 Gb/s, 25M for 25 Mb/s)", "incast",
+                "--hosts", "a,b", "--rate", "25");
+        refused("fabric: error: --rate '3GB/s': --rate is in bits per second (Gb/s, as port rates), not bytes (e.g."
+                + " 25G, 25Gb/s, 800Mbps, 2.5Gbit/s: bits per second, decimal K/M/G/T)", "incast", "--hosts", "a,b",
+                "--rate", "3GB/s");
+        refused("fabric: error: --rate '0M' must be above 0 b/s", "incast", "--hosts", "a,b", "--rate", "0M");
+        refused("fabric: error: --rate paces incast, alltoall and bisection senders, not allreduce (a ring runs in"
+                + " lock-step: docs/fabric-design.md §12)", "allreduce", "--hosts", "a,b,c", "-s", "12K", "--rate",
+                "1G");
+        refused("fabric: error: --rate 1 Mb/s: 20 iterations of 2097152 B per sender take at least 335.5 s at that"
+                + " rate, not within --test-timeout 120 s", "alltoall", "--hosts", "a,b,c", "--rate", "1M");
     }
 
     private static void refused(String line, String... args) {

@@ -25,6 +25,9 @@ class FabricWorkerCommandTest {
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 -s 4X|-s: invalid size '4X' (bytes, or with a K, M or G suffix)",
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 -s 2G|-s: size must be 1 .. 2147483647 bytes, not 2147483648",
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 -s 99999999999999999G|-s: invalid size",
+        "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 --rate 10|--rate '10': give the unit",
+        "--pattern allgather --rank 0 --ranks 3 --coordinator h:5000 -s 24 --rate 1G|--rate paces incast, alltoall and bisection senders, not allgather",
+        "--pattern incast --rank 1 --ranks 3 --coordinator h:5000 -s 1M --rate 1K --step-timeout 30|--rate 1 Kb/s: 1 iteration of 1048576 B per sender takes at least 8388.6 s at that rate, not within --step-timeout 30 s",
     })
     void badInputIsOneLineAndExitTwo(String args, String expected) {
         StringWriter err = new StringWriter();
@@ -37,6 +40,18 @@ class FabricWorkerCommandTest {
         String e = err.toString().strip();
         assertFalse(e.contains("\n"), "one line: " + e);
         assertTrue(e.startsWith("fabric-worker: error: ") && e.contains(expected), e);
+    }
+
+    @org.junit.jupiter.api.Test
+    void rateTakesTheDriversArgument() {
+        FabricWorkerCommand c = new FabricWorkerCommand();
+        new picocli.CommandLine(c).parseArgs("--pattern", "alltoall", "--rank", "0", "--ranks", "2", "--coordinator",
+                "h:5000", "--rate", "2.5Gb/s");
+        assertEquals(2_500_000_000L, c.options().rate().bitsPerSecond());
+        c = new FabricWorkerCommand();
+        new picocli.CommandLine(c).parseArgs("--pattern", "alltoall", "--rank", "0", "--ranks", "2", "--coordinator",
+                "h:5000");
+        assertEquals(null, c.options().rate());
     }
 
     @ParameterizedTest

@@ -10,6 +10,8 @@ import io.rdmaffm.perftest.doctor.Json;
 import io.rdmaffm.perftest.fabric.FabricOptions;
 import io.rdmaffm.perftest.fabric.FabricPattern;
 import io.rdmaffm.perftest.fabric.FabricWorker;
+import io.rdmaffm.perftest.fabric.SendRate;
+import io.rdmaffm.verbs.Context;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
@@ -39,6 +41,12 @@ class FabricWorkerRdmaTest {
     /** The survivors' step timeout after the kill, and the margin the emulated CPU needs on top. */
     private static final int STEP_TIMEOUT_S = 10;
     private static final int MARGIN_S = 30;
+    /**
+     * The incast's cap: a 4 KiB write per iteration then takes 164 ms, 3 timed iterations 0.5 s. Unpaced, rxe in the
+     * TCG VM gave about 1 Mb/s per all-to-all sender (8 December 2026: 0.98, 1.00, 0.98; one iteration's write 1 to
+     * 160 ms).
+     */
+    private static final SendRate CAP = SendRate.parse("200Kb/s");
     private static String baseline;
 
     @BeforeAll
@@ -103,9 +111,14 @@ class FabricWorkerRdmaTest {
     }
 
     private static FabricOptions options(String pattern, int rank, int port, long bytes, int iters, int threads) {
+        return options(pattern, rank, port, bytes, iters, threads, null);
+    }
+
+    private static FabricOptions options(String pattern, int rank, int port, long bytes, int iters, int threads,
+            SendRate rate) {
         return new FabricOptions(FabricPattern.of(pattern), rank, RANKS, "127.0.0.1", port, PerftestPeers.device(), 1,
-                Integer.parseInt(PerftestPeers.gidIndex()), bytes, iters, 1, true, 0, 120, STEP_TIMEOUT_S, threads)
-                .validate();
+                Integer.parseInt(PerftestPeers.gidIndex()), bytes, iters, 1, true, 0, 120, STEP_TIMEOUT_S, threads,
+                rate).validate();
     }
 
     private static List<Rank> start(int port, String... args) throws Exception {
@@ -221,14 +234,21 @@ class FabricWorkerRdmaTest {
         assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
     }
 
-    /** Incast and all-to-all with the three ranks on threads of this JVM (the process path: the all-reduce's full form). */
+    /**
+     * Incast and all-to-all with the three ranks on threads of this JVM (the process path: the all-reduce's full
+     * form). The all-to-all runs at full rate; the incast with {@code --rate} {@link #CAP} per sender, well below what
+     * Soft-RoCE carries here (the all-to-all's unpaced senders show it), so that each sender's send_rate_Gbps is the
+     * pacer's doing: at most the cap, and not far below it.
+     */
     @Test
     void incastAndAlltoall() throws Exception {
-        for (String pattern : List.of("incast", "alltoall")) {
+        double fullRate = Double.NaN;
+        for (String pattern : List.of("alltoall", "incast")) {
             int port = PerftestPeers.freshPort();
+            SendRate cap = pattern.equals("incast") ? CAP : null;
             List<InProcess> ranks = new ArrayList<>();
             for (int r = 0; r < RANKS; r++) {
-                ranks.add(InProcess.start(options(pattern, r, port, 4096, 3)));
+                ranks.add(InProcess.start(options(pattern, r, port, 4096, 3, 1, cap)));
             }
             for (int r = 0; r < RANKS; r++) {
                 InProcess rank = ranks.get(r);
@@ -251,8 +271,67 @@ class FabricWorkerRdmaTest {
                         : java.util.stream.IntStream.range(0, RANKS).filter(q -> q != me).boxed().toList();
                 linkSends(res, peers, 3, rank.all());
                 assertTrue(delta(res, "hw_counters/rcvd_pkts") > 0, rank.all());
+                Object rate = res.get("send_rate_Gbps");
+                System.out.println(pattern + " rank " + r + " send_rate_Gbps " + rate + " rate_cap_Gbps "
+                        + res.get("rate_cap_Gbps") + " time_us " + res.get("time_us"));
+                if (pattern.equals("alltoall")) {
+                    assertNull(res.get("rate_cap_Gbps"), "no --rate");
+                    double g = ((Number) rate).doubleValue();
+                    fullRate = Double.isNaN(fullRate) ? g : Math.min(fullRate, g);
+                } else if (r == 0) {
+                    assertNull(rate, "the receiver sends nothing");
+                } else {
+                    assertEquals(CAP.gbps(), ((Number) res.get("rate_cap_Gbps")).doubleValue(), 1e-12);
+                    double g = ((Number) rate).doubleValue();
+                    // Every timed iteration lasts at least the gap: at most the cap (the figure is rounded to 1 kb/s).
+                    assertTrue(g <= CAP.gbps() * 1.01, "sender " + r + " sent at " + g + " Gb/s, above the cap");
+                    assertTrue(g >= CAP.gbps() * 0.2, "sender " + r + " sent at " + g + " Gb/s, far below the cap");
+                    assertTrue(fullRate > 2 * CAP.gbps(), "Soft-RoCE carried only " + fullRate + " Gb/s per sender"
+                            + " here: the cap would not be what held the rate");
+                }
             }
         }
+        assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
+    }
+
+    /**
+     * {@code --rate} above the port's rate (twice what the device reports): every rank ends with exit 2, the senders
+     * with one line naming the host, device, port rate and the rate, before any QP exists (the device's objects never moved), and
+     * within seconds.
+     */
+    @Test
+    void aRateAboveThePortRateEndsEveryRankBeforeAnyQp() throws Exception {
+        double portGbps;
+        try (Context ctx = Context.open(PerftestPeers.device())) {
+            portGbps = ctx.queryPort(1).rateGbps();
+        }
+        assertTrue(portGbps > 0, "the device reports no port rate known here: the check cannot run");
+        SendRate above = new SendRate(Math.round(portGbps * 2e9));
+        int port = PerftestPeers.freshPort();
+        long t0 = System.nanoTime();
+        List<InProcess> ranks = new ArrayList<>();
+        for (int r = 0; r < RANKS; r++) {
+            ranks.add(InProcess.start(options("incast", r, port, 4096, 3, 1, above)));
+        }
+        for (int r = 0; r < RANKS; r++) {
+            InProcess rank = ranks.get(r);
+            assertEquals(2, rank.exit().get(STEP_TIMEOUT_S + MARGIN_S, TimeUnit.SECONDS), rank.all());
+            String error = (String) rank.result().get("error");
+            assertNotNull(error, rank.all());
+            assertTrue(error.contains("above the port rate of") || error.contains("rank "), error);
+            assertNull(rank.result().get("time_us"), "no iteration ran: " + rank.all());
+            assertTrue(!rank.all().contains("\tat "), "no stack trace: " + rank.all());
+        }
+        // The line itself, as a sender that found it wrote it (every rank here shares the one device; the receiver,
+        // which sends nothing, is aborted naming a sender).
+        String own = (String) ranks.get(1).result().get("error");
+        String host = (String) ranks.get(1).result().get("host");
+        assertEquals("--rate " + above.text() + " is above the port rate of " + host + " " + PerftestPeers.device()
+                + " port 1 (" + new SendRate(Math.round(portGbps * 1e9)).text() + ")", own);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        System.out.println("rate above port: every rank ended after " + String.format("%.1f", seconds) + " s: "
+                + own);
+        assertTrue(seconds < STEP_TIMEOUT_S, "ended within a step timeout, not by one");
         assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
     }
 

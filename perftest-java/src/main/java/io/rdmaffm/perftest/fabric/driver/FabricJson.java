@@ -37,6 +37,7 @@ public final class FabricJson {
                 .name("priority").value(q.priority())
                 .name("min_percent").value(Double.isNaN(q.minPercent()) ? null : q.minPercent())
                 .name("slow_link_factor").value(q.slowLinkFactor())
+                .name("rate_Gbps").value(q.rate() == null ? null : q.rate().gbps())
                 .name("port").value(q.port())
                 .name("launcher").value(q.hosts().launcher().name().toLowerCase(java.util.Locale.ROOT))
                 .endObject();

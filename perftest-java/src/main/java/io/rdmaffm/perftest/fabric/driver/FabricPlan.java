@@ -90,6 +90,10 @@ public record FabricPlan(FabricRequest request, DiscoveredHosts discovered, List
         }
         a.addAll(List.of("--join-timeout", Long.toString(seconds(o.hosts().listenTimeout())), "--step-timeout",
                 Long.toString(seconds(o.hosts().testTimeout())), "--threads", Integer.toString(o.threads())));
+        if (o.rate() != null) {
+            a.add("--rate");
+            a.add(o.rate().arg());
+        }
         return a;
     }
 
@@ -128,6 +132,9 @@ public record FabricPlan(FabricRequest request, DiscoveredHosts discovered, List
             if (o.pattern() == Pattern.BISECTION && n() % 2 == 1) {
                 b.append(", ").append(hosts().get(n() - 1)).append(" idle (odd host count)");
             }
+        }
+        if (o.rate() != null) {
+            b.append(", each sender at most ").append(o.rate().text());
         }
         b.append("; ").append(o.iters()).append(" iterations after ").append(o.warmup()).append(" warm-up");
         if (!o.reduce()) {

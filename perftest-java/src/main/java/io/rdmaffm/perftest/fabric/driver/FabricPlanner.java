@@ -7,7 +7,10 @@ import io.rdmaffm.perftest.cluster.MatrixPlan;
 import io.rdmaffm.perftest.cluster.MatrixPlanner;
 import io.rdmaffm.perftest.cluster.Names;
 import io.rdmaffm.perftest.cluster.ProcessRunner;
+import io.rdmaffm.perftest.cluster.HostDiscovery;
 import io.rdmaffm.perftest.fabric.FabricOptions;
+import io.rdmaffm.perftest.fabric.FabricPattern;
+import io.rdmaffm.perftest.fabric.SendRate;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -70,7 +73,37 @@ public final class FabricPlanner {
             }
         }
         int receiver = o.receiver() == null ? 0 : names.indexOf(o.receiver());
+        checkPortRates(o, found, ranks, receiver);
         return new FabricPlan(o, found, ranks, railCount, receiver, notes);
+    }
+
+    /**
+     * {@code --rate} against the port rate each sender's host told of (docs/fabric-design.md §12): one above any is
+     * refused before launch. A sender whose port rate is not known here (a host not asked, or not answering, or the
+     * worker's default device) is checked by its worker on its own host, before it creates any QP. Incast's
+     * receiver and bisection's idle rank send nothing: their ports are not the cap's.
+     */
+    private static void checkPortRates(FabricRequest o, DiscoveredHosts found, List<FabricPlan.Rank> ranks,
+            int receiver) {
+        if (o.rate() == null) {
+            return;
+        }
+        int n = found.hosts().names().size();
+        for (FabricPlan.Rank r : ranks) {
+            HostDiscovery.HostInfo h = found.answers().get(r.host());
+            boolean sends = !(o.pattern() == Pattern.INCAST && r.rank() == receiver)
+                    && !(o.pattern() == Pattern.BISECTION && n % 2 == 1 && r.rank() == n - 1);
+            if (h == null || r.device() == null || !sends) {
+                continue;
+            }
+            for (HostDiscovery.Nic nic : h.nics()) {
+                if (nic.device().equals(r.device()) && nic.portGbps() != null && o.rate().above(nic.portGbps())) {
+                    throw new MatrixInputException("--rate " + o.rate().text() + " is above the port rate of "
+                            + Names.printable(r.host()) + " " + Names.printable(nic.device()) + " port 1 ("
+                            + new SendRate(Math.round(nic.portGbps() * 1e9)).text() + ")");
+                }
+            }
+        }
     }
 
     private static void checkNumbers(FabricRequest o) {
@@ -127,6 +160,12 @@ public final class FabricPlanner {
             if (250L * n >= (1L << 24)) {
                 throw new MatrixInputException(n + " hosts: the check's float32 sums would no longer be exact");
             }
+        }
+        // The workers' own rule (a ring takes no cap; the paced iterations fit their time), before any is launched.
+        String rate = FabricOptions.rateProblem(FabricPattern.of(p.cli()), n, o.bytes(), o.iters(), o.rate(),
+                o.hosts().testTimeout().toNanos(), "--test-timeout");
+        if (rate != null) {
+            throw new MatrixInputException(rate);
         }
         if (o.receiver() != null && !names.contains(o.receiver())) {
             throw new MatrixInputException("--receiver '" + Names.printable(o.receiver())

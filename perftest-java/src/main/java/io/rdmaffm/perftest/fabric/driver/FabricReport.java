@@ -99,6 +99,11 @@ public final class FabricReport {
                 .append(num(Fields.number(t.get("min")), 2)).append(", max ").append(num(Fields.number(t.get("max")), 2))
                 .append("), sent ").append(num(r.number("bytes_sent"), 0)).append(" B, received ")
                 .append(num(r.number("bytes_received"), 0)).append(" B");
+        Double cap = r.number("rate_cap_Gbps");
+        Double rate = r.number("send_rate_Gbps");
+        if (cap != null && rate != null) {
+            b.append(", sent at ").append(num(rate, 3)).append(" Gb/s (--rate ").append(num(cap, 3)).append(")");
+        }
         Double w = r.number("wrong");
         if (w != null) {
             b.append(", ").append(w.longValue()).append(" wrong");

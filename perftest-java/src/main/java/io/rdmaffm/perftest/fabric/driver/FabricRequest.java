@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.fabric.driver;
 
 import io.rdmaffm.perftest.cluster.MatrixRequest;
+import io.rdmaffm.perftest.fabric.SendRate;
 import java.nio.file.Path;
 
 /**
@@ -27,10 +28,11 @@ import java.nio.file.Path;
  * @param json       the JSON document to write, or null
  * @param csv        the CSV to write, or null
  * @param port       the coordinator's TCP port (rail i uses port + i)
+ * @param rate       {@code --rate}: each sender's cap, null for none
  */
 public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, int iters, int warmup, boolean reduce,
         String receiver, int threads, Expect expect, Integer priority, double minPercent, double slowLinkFactor,
-        LossOutliers.Rule lossOutliers, Path json, Path csv, int port) {
+        LossOutliers.Rule lossOutliers, Path json, Path csv, int port, SendRate rate) {
 
     /** @return a builder holding the command's defaults (the worker's, docs/fabric-contract) */
     public static Builder builder() {
@@ -56,6 +58,7 @@ public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, in
         public Path json;
         public Path csv;
         public int port = 18515;
+        public SendRate rate;
 
         private Builder() {
         }
@@ -64,7 +67,7 @@ public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, in
         public FabricRequest build() {
             hosts.basePort = port;
             return new FabricRequest(hosts.build(), pattern, bytes, iters, warmup, reduce, receiver, threads, expect,
-                    priority, minPercent, slowLinkFactor, lossOutliers, json, csv, port);
+                    priority, minPercent, slowLinkFactor, lossOutliers, json, csv, port, rate);
         }
     }
 }

@@ -96,6 +96,15 @@ public final class FabricVerdicts {
         }
         if (unknown.isEmpty() && expected != null) {
             from = "slowest NIC's expected rate / 8 (port rate capped by PCIe, each host's doctor)";
+            if (o.rate() != null) {
+                // With --rate the senders offer at most the cap: busbw is judged against what they offered.
+                double capped = o.pattern().cappedBusGbps(o.rate().gbps(), plan.senders()) / 8;
+                if (capped < expected) {
+                    expected = capped;
+                    from = "--rate " + o.rate().text() + (o.pattern() == Pattern.INCAST ? " x " + plan.senders()
+                            + " senders" : " per sender") + " / 8, below the slowest NIC's expected rate";
+                }
+            }
         } else {
             expected = null;
             from = "unknown: no expected rate for " + String.join(", ", unknown)

@@ -69,6 +69,19 @@ public enum Pattern {
         };
     }
 
+    /**
+     * The busbw in Gb/s that senders each capped at {@code rateGbps} ({@code --rate}) can give at most: incast f x
+     * rate (all of it reaches the receiver); all-to-all and bisection the rate (busbw there is one rank's send rate:
+     * (n − 1)·m per iteration, or m); NaN for the ring patterns, which take no cap.
+     */
+    public double cappedBusGbps(double rateGbps, int senders) {
+        return switch (this) {
+            case INCAST -> senders * rateGbps;
+            case ALLTOALL, BISECTION -> rateGbps;
+            default -> Double.NaN;
+        };
+    }
+
     /** The factor as the report writes it, for the figures' provenance. */
     public String busFactorText() {
         return switch (this) {

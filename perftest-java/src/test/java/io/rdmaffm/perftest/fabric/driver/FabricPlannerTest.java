@@ -3,8 +3,13 @@ package io.rdmaffm.perftest.fabric.driver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rdmaffm.perftest.cluster.DiscoveredHosts;
+import io.rdmaffm.perftest.cluster.HostDiscovery;
+import io.rdmaffm.perftest.cluster.HostInput;
 import io.rdmaffm.perftest.cluster.MatrixInputException;
+import io.rdmaffm.perftest.fabric.SendRate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +40,43 @@ class FabricPlannerTest {
                 + " 4 steps per rank; 3 iterations after 2 warm-up; coordinator h1:18515 (port + rail); results within"
                 + " 175 s", p.summary());
         assertEquals(Duration.ofSeconds(10 + 30 + 120 + 15), p.deadline());
+    }
+
+    /**
+     * {@code --rate} against the port rates the hosts told of, before launch; the workers get it exactly, and the plan
+     * line says it.
+     */
+    @Test
+    void aRateAboveAPortTheHostsToldOfIsRefusedBeforeLaunch() {
+        Map<String, HostDiscovery.HostInfo> answers = new java.util.LinkedHashMap<>();
+        answers.put("a", new HostDiscovery.HostInfo("a", "doctor", List.of(new HostDiscovery.Nic("rxe0", "ACTIVE",
+                100.0, null, null, null)), null));
+        answers.put("b", new HostDiscovery.HostInfo("b", "sysfs", List.of(new HostDiscovery.Nic("rxe0", "ACTIVE",
+                2.5, null, null, null)), null));
+        DiscoveredHosts found = new DiscoveredHosts(HostInput.fromList("a,b"), Map.of(), Map.of(), answers, List.of());
+        MatrixInputException e = assertThrows(MatrixInputException.class,
+                () -> FabricPlanner.plan(rated("10G"), found));
+        assertEquals("--rate 10 Gb/s is above the port rate of b rxe0 port 1 (2.5 Gb/s)", e.getMessage());
+        FabricPlan p = FabricPlanner.plan(rated("2.5Gbps"), found);
+        List<String> argv = p.workerArgv(p.ranks().get(1));
+        assertEquals(List.of("--rate", "2.5Gb/s"), argv.subList(argv.size() - 2, argv.size()));
+        assertTrue(p.summary().contains("1 senders to a, each sender at most 2.5 Gb/s;"), p.summary());
+        // The receiver sends nothing: its slower port is what an incast is for.
+        FabricPlanner.plan(rated("10G"), new DiscoveredHosts(HostInput.fromList("a,b"), Map.of(), Map.of(),
+                Map.of("a", answers.get("b"), "b", answers.get("a")), List.of()));
+        // A host that did not tell its rate is its worker's to check.
+        FabricPlanner.plan(rated("10G"), new DiscoveredHosts(HostInput.fromList("a,b"), Map.of(), Map.of(),
+                Map.of("a", answers.get("a")), List.of()));
+    }
+
+    private static FabricRequest rated(String rate) {
+        FabricRequest.Builder b = FabricRequest.builder();
+        b.hosts.hosts = "a,b";
+        b.hosts.devices = List.of("rxe0");
+        b.pattern = Pattern.INCAST;
+        b.bytes = 4096;
+        b.rate = SendRate.parse(rate);
+        return b.build();
     }
 
     @Test

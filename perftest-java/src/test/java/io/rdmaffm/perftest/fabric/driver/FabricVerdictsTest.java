@@ -219,4 +219,41 @@ class FabricVerdictsTest {
         assertTrue(v.message().contains("no expected rate for b/rxe0"), v.message());
         assertNotNull(u.figures().getFirst().busbwGBps());
     }
+    /**
+     * With {@code --rate} the busbw is judged against what the capped senders offered when that is below the NICs:
+     * incast f x rate, all-to-all and bisection the rate (docs/fabric-design.md §12).
+     */
+    @Test
+    void withARateTheExpectedBusbwIsTheCappedOffer() {
+        // incast, 2 senders at 4 Gb/s into 100 Gb/s NICs: expected 2 x 4 / 8 = 1 GB/s; m = 1e6 B, t = 4000 us: S =
+        // 2e6 B, busbw 0.5 GB/s = 50%, below 60.
+        FabricPlan p = FabricFixtures.plan("a,b,c", b -> {
+            b.pattern = Pattern.INCAST;
+            b.bytes = 1_000_000;
+            b.minPercent = 60;
+            b.rate = io.rdmaffm.perftest.fabric.SendRate.parse("4G");
+        }, Map.of("a/rxe0", 100.0, "b/rxe0", 100.0, "c/rxe0", 100.0));
+        FabricOutcome o = FabricVerdicts.judge(p, ranks(p, 4000, 3900, 3900));
+        RailFigures f = o.figures().getFirst();
+        assertEquals(1.0, f.expectedGBps(), 1e-12);
+        assertEquals("--rate 4 Gb/s x 2 senders / 8, below the slowest NIC's expected rate", f.expectedFrom());
+        assertTrue(o.verdicts().contains(new Verdict(Verdict.Level.FLAGGED, "busbw", "a", "rail 0: busbw 0.500 GB/s"
+                + " is 50.0% of the expected 1.000 GB/s (--min-percent 60); slowest rank a/rxe0")), o.verdicts().toString());
+        // all-to-all at 40 Gb/s per sender: expected 5 GB/s (not 12.5); a cap above a NIC leaves the NIC's figure.
+        FabricPlan a = FabricFixtures.plan("a,b,c", b -> {
+            b.pattern = Pattern.ALLTOALL;
+            b.bytes = 1_000_000;
+            b.rate = io.rdmaffm.perftest.fabric.SendRate.parse("40G");
+        }, Map.of("a/rxe0", 100.0, "b/rxe0", 100.0, "c/rxe0", 100.0));
+        assertEquals(5.0, FabricVerdicts.judge(a, ranks(a, 400, 400, 400)).figures().getFirst().expectedGBps(),
+                1e-12);
+        FabricPlan high = FabricFixtures.plan("a,b", b -> {
+            b.pattern = Pattern.BISECTION;
+            b.bytes = 1_000_000;
+            b.rate = io.rdmaffm.perftest.fabric.SendRate.parse("100G");
+        }, Map.of("a/rxe0", 25.0, "b/rxe0", 100.0));
+        RailFigures h = FabricVerdicts.judge(high, ranks(high, 400, 400)).figures().getFirst();
+        assertEquals(3.125, h.expectedGBps(), 1e-12);
+        assertTrue(h.expectedFrom().startsWith("slowest NIC's"), h.expectedFrom());
+    }
 }
