@@ -28,7 +28,6 @@ public final class ParameterRules {
     static final long MAX_SIZE = 0x7fffffffL;
 
     private static final List<String> KNOWN_CONNECTIONS = List.of("RC", "UC", "UD", "XRC", "DC", "SRD");
-    private static final List<String> NOT_ON_SOFT_ROCE = List.of("XRC", "DC", "SRD");
     private static final List<Integer> MTUS = List.of(256, 512, 1024, 2048, 4096);
 
     private ParameterRules() {
@@ -144,7 +143,7 @@ public final class ParameterRules {
     private static Map<Flag, Object> flagValues(Tool tool, ToolOptions o) {
         Map<Flag, Object> values = new EnumMap<>(Flag.class);
         for (Flag f : Flag.values()) {
-            if (f.refused()) {
+            if (f.rawEthernet()) {
                 continue;
             }
             Object v = o.valueFor(f, tool);
@@ -262,15 +261,28 @@ public final class ParameterRules {
         }
         String typed = o.on(MCG) ? "UD" : (String) o.valueFor(CONNECTION, tool);
         String c = typed.toUpperCase(Locale.ROOT);
-        require(KNOWN_CONNECTIONS.contains(c), "unknown connection type -c " + typed + " (RC, UC or UD)");
-        boolean allowed = switch (tool.verb()) {
-            case SEND -> List.of("RC", "UC", "UD").contains(c);
-            case WRITE -> List.of("RC", "UC").contains(c);
-            default -> c.equals("RC");
+        require(!c.equals("RAWETH"), "-c RawEth is the transport of perftest's raw Ethernet tools (raw packet QPs), "
+                + "which perftest-java has not; " + tool.perftestName() + " runs RC, UC or UD");
+        require(KNOWN_CONNECTIONS.contains(c), "unknown connection type -c " + typed + " (RC, UC, UD, XRC, DC or SRD)");
+        // perftest's change_conn_type: XRC and DC on every verb, SRD on send and read. Whether the device has
+        // them is DeviceRules' (the run's device is not open yet).
+        boolean allowed = switch (c) {
+            case "UC" -> tool.verb() == Verb.SEND || tool.verb() == Verb.WRITE;
+            case "UD" -> tool.verb() == Verb.SEND;
+            case "SRD" -> tool.verb() == Verb.SEND || tool.verb() == Verb.READ;
+            default -> true;
         };
-        require(allowed, "connection type " + c + " is not available for " + tool.perftestName()
-                + (NOT_ON_SOFT_ROCE.contains(c) ? " in perftest-java (Soft-RoCE has no " + c + ")" : ""));
-        return Connection.valueOf(c);
+        require(allowed, "connection type " + c + " is not available for " + tool.perftestName());
+        Connection conn = Connection.valueOf(c);
+        if (!conn.runsHere()) {
+            // perftest's rules for them, with its messages; the device's refusal follows where these pass.
+            require(!o.on(RDMA_CM), c + " does not support RDMA_CM (-R)");
+            require(conn != Connection.SRD || !o.on(EVENTS), "SRD does not support events (-e)");
+        }
+        require(conn == Connection.DC || !(o.given(LOG_DCI_STREAMS) || o.given(LOG_ACTIVE_DCI_STREAMS)),
+                (o.given(LOG_DCI_STREAMS) ? "log_dci_streams" : "log_active_dci_streams")
+                        + " supported only on DC (-c DC)");
+        return conn;
     }
 
     private static boolean rdmaCm(ToolOptions o, Connection c) {
