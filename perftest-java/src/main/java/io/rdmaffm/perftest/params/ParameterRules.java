@@ -63,6 +63,7 @@ public final class ParameterRules {
         require(!o.on(SRQ) || qps <= o.intFor(RX_DEPTH, tool),
                 "Using SRQ depth should be greater than number of QPs.");
         boolean rdmaCm = rdmaCm(o, connection);
+        crypto(tool, o, connection);
         require(!o.given(FORCE_LINK) || forcedLink(o.text(FORCE_LINK)) != null,
                 "Invalid link layer value should be IB or ETHERNET (--force-link " + o.text(FORCE_LINK) + ")");
         require(!rdmaCm || o.intFor(DLID, tool) == 0, "--dlid with -R is not supported: rdma_cm resolves the route");
@@ -283,6 +284,26 @@ public final class ParameterRules {
                 (o.given(LOG_DCI_STREAMS) ? "log_dci_streams" : "log_active_dci_streams")
                         + " supported only on DC (-c DC)");
         return conn;
+    }
+
+    /**
+     * perftest's rules between the mlx5 crypto flags (its HAVE_AES_XTS build), with its messages and the flags
+     * named; what passes them meets the device (DeviceRules), which refuses them all.
+     */
+    private static void crypto(Tool tool, ToolOptions o, Connection c) {
+        if (!o.on(AES_XTS)) {
+            for (Flag f : new Flag[] {ENCRYPT_ON_TX, SIG_BEFORE, CREDENTIALS_PATH, KEK_PATH, DATA_ENC_KEY_APP_PATH}) {
+                require(!o.given(f), f.longName() + " supported only with enc/dec traffic (--aes_xts)");
+            }
+            return;
+        }
+        require(c == Connection.RC, "aes_xts supported only on RC (--aes_xts with -c " + c + ")");
+        require(o.given(KEK_PATH), "Please provide key encryption key file path (--aes_xts needs --kek_path)");
+        require(o.given(DATA_ENC_KEY_APP_PATH),
+                "Please provide data encryption key app path (--aes_xts needs --data_enc_key_app_path)");
+        require(o.given(CREDENTIALS_PATH), "Please provide credentials file path (--aes_xts needs --credentials_path)");
+        require(!o.on(RDMA_CM), "rdma_cm doesn't support aes_xts (--aes_xts with -R)");
+        require(tool != Tool.WRITE_LAT, "aes_xts isn't supported on write_lat");
     }
 
     private static boolean rdmaCm(ToolOptions o, Connection c) {

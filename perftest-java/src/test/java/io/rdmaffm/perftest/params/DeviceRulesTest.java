@@ -172,7 +172,8 @@ class DeviceRulesTest {
 
     @Test
     void mlx5CryptoAndOooAreRefusedWithTheDevicesReason() {
-        ToolOptions aes = new ToolOptions().with(AES_XTS).with(KEK_PATH, "/k");
+        ToolOptions aes = new ToolOptions().with(AES_XTS).with(KEK_PATH, "/k").with(DATA_ENC_KEY_APP_PATH, "/a")
+                .with(CREDENTIALS_PATH, "/c");
         assertEquals("--aes_xts: AES-XTS crypto is mlx5's (mlx5dv), and rxe0 (a software device: no kernel driver of "
                 + "its own) is not an mlx5 device", refusal(Tool.WRITE_BW, aes, RXE));
         assertEquals("--aes_xts: mlx5_0 (driver mlx5_core) is an mlx5 device, which may have crypto (mlx5dv), but "
