@@ -47,7 +47,6 @@ final class ToolCommand implements Callable<Integer> {
         }
         // After the tool's own options, as the annotated commands listed them.
         spec.mixinStandardHelpOptions(true);
-        NotYetSupported.listInFooter(spec);
     }
 
     /** The command of {@code tool}, ready to be added to the launcher. */
@@ -105,7 +104,7 @@ final class ToolCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ToolOptions given = options(spec.commandLine().getParseResult());
-        NotYetSupported.refuse(spec.commandLine(), given);
+        RawEthernetFlags.refuse(spec.commandLine(), tool, given);
         RunParameters p;
         try {
             p = ParameterRules.check(tool, given);

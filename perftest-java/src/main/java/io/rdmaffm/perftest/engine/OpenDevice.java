@@ -155,7 +155,8 @@ public final class OpenDevice implements AutoCloseable {
                 : port.linkLayer() == LinkLayer.INFINIBAND ? "IB" : "unspecified";
         return new DeviceCapabilities(name, device.physicalPortCount(), ctx.completionVectors(),
                 ex != null && ex.onDemandPaging(), ex == null ? 0 : ex.rcOdpCaps(), link,
-                ex == null ? 0 : ex.packetPacingMaxKbps(), device.maxMcastGroups(), device.maxMcastQpAttach());
+                ex == null ? 0 : ex.packetPacingMaxKbps(), device.maxMcastGroups(), device.maxMcastQpAttach(),
+                (device.deviceCapFlags() & DeviceCapabilities.IBV_DEVICE_XRC) != 0, KernelDriver.of(name));
     }
 
     /**

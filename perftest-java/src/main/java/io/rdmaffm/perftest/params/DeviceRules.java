@@ -18,6 +18,8 @@ public final class DeviceRules {
      * @throws InvalidParameterException naming the device, the flag and the capability it lacks
      */
     public static void check(RunParameters p, DeviceCapabilities c) {
+        transport(p.endpoint().connection(), c);
+        vendorOnly(p, c);
         vector(p, c);
         rateLimit(p, c);
         if (p.on(Flag.ODP)) {
@@ -33,6 +35,49 @@ public final class DeviceRules {
                             + "runs need 2"
                     : "-O/--dualport: QPs on two ports are not supported by perftest-java (" + c.device() + " has "
                             + c.portCount() + " ports)");
+        }
+    }
+
+    /**
+     * {@code -c XRC}, {@code DC}, {@code SRD}: perftest's transports that some devices have (XRC: IBV_DEVICE_XRC;
+     * DC: mlx5, through mlx5dv; SRD: EFA, through efadv). The device's reason where it has not the transport; where
+     * it has, perftest-java's own (it creates none of those QPs), said as such.
+     */
+    private static void transport(Connection conn, DeviceCapabilities c) {
+        String ours = ", but perftest-java has no " + conn + " QPs: run RC, UC or UD";
+        switch (conn) {
+            case XRC -> throw new InvalidParameterException("-c XRC: " + (c.xrc()
+                    ? c.device() + " has XRC (IBV_DEVICE_XRC in device_cap_flags)" + ours
+                    : c.device() + " has no XRC (IBV_DEVICE_XRC not set in device_cap_flags)"));
+            case DC -> throw new InvalidParameterException("-c DC: " + (c.mlx5()
+                    ? c.described() + " is an mlx5 device, which has DC (mlx5dv)" + ours
+                    : "DC is mlx5's transport (mlx5dv), and " + c.described() + " is not an mlx5 device"));
+            case SRD -> throw new InvalidParameterException("-c SRD: " + (c.efa()
+                    ? c.described() + " is an EFA device, which has SRD (efadv)" + ours
+                    : "SRD is EFA's transport (efadv), and " + c.described() + " is not an EFA device"));
+            default -> {
+            }
+        }
+    }
+
+    /**
+     * mlx5's crypto flags (perftest's HAVE_AES_XTS) and MLNX_OFED's {@code --use_ooo}: refused with what the device
+     * is; on an mlx5 device, perftest-java's own reason (it has no mlx5dv crypto), said as such.
+     */
+    private static void vendorOnly(RunParameters p, DeviceCapabilities c) {
+        for (Flag f : new Flag[] {Flag.AES_XTS, Flag.ENCRYPT_ON_TX, Flag.SIG_BEFORE, Flag.AES_BLOCK_SIZE,
+            Flag.KEK_PATH, Flag.CREDENTIALS_PATH, Flag.DATA_ENC_KEYS_NUMBER, Flag.DATA_ENC_KEY_APP_PATH}) {
+            if (f.kind() == Flag.Kind.BOOLEAN ? p.on(f) : p.value(f) != null) {
+                throw new InvalidParameterException(f.longName() + ": " + (c.mlx5()
+                        ? c.described() + " is an mlx5 device, which may have crypto (mlx5dv), but perftest-java has "
+                                + "no mlx5dv crypto (AES-XTS keys, crypto login, signature MRs)"
+                        : "AES-XTS crypto is mlx5's (mlx5dv), and " + c.described() + " is not an mlx5 device"));
+            }
+        }
+        if (p.on(Flag.USE_OOO)) {
+            throw new InvalidParameterException("--use_ooo: out-of-order data placement is reported and set through "
+                    + "MLNX_OFED's libibverbs (ooo_caps, IBV_QP_OOO_RW_DATA_PLACEMENT); rdma-core's, which perftest-java "
+                    + "uses, has neither, so " + c.described() + " cannot be asked for it");
         }
     }
 

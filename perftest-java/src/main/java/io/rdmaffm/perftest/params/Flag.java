@@ -10,9 +10,10 @@ import java.util.List;
  * Every perftest flag, each declared once: its names, value type, which tools take it, its default per tool,
  * its single-flag rule, its key in the JSON {@code parameters} block and its help. The CLI builds each tool's
  * options from this table, {@link ParameterRules} reads defaults and rules from it, {@link RunParameters#describe}
- * takes the JSON keys from it, and the early listen scans argv with it. A flag perftest has and perftest-java
- * does not yet is declared {@link #refused()}: accepted by the parser, refused by name, listed in the help's
- * footer. Declaration order is the order of the help and of the JSON keys. How to add one: docs/adding-a-flag.md.
+ * takes the JSON keys from it, and the early listen scans argv with it. A flag of perftest's raw Ethernet tools is
+ * declared {@link #rawEthernet()}: accepted by the parser, refused by name on every tool. Declaration order is the
+ * order of the help and of the JSON keys. How to add one: docs/adding-a-flag.md; PerftestOptionsTest checks that
+ * every option of perftest 4.5 is declared.
  *
  * <p>Plain data on purpose: no lambdas or constant bodies, so the early listen can read the table before
  * anything else has loaded.
@@ -243,7 +244,65 @@ public enum Flag {
             .on(Tools.SEND).json("mcg"), "-g", "--mcg"),
     MGID(text("MGID", "With -g: the group's GID as 16 colon-separated byte values, e.g. "
             + "255:14:0:0:0:2:201:133:0:0:0:0:0:0:0:1 (each decimal or 0x hex; the first 255).")
-            .on(Tools.SEND).json("mgid"), "-M", "--MGID");
+            .on(Tools.SEND).json("mgid"), "-M", "--MGID"),
+
+    // ---- what only some devices have, and perftest-java has on none: refused with the device's reason
+    // (DeviceRules.vendorOnly). Hidden: the help lists what runs somewhere; README's table lists these. ----
+    // mlx5 crypto (perftest's HAVE_AES_XTS): mlx5dv crypto login, DEKs and signature MRs.
+    AES_XTS(flag("mlx5 AES-XTS encryption of the traffic (mlx5dv crypto).").hidden(), "--aes_xts"),
+    ENCRYPT_ON_TX(flag("mlx5 crypto: encrypt on send.").hidden(), "--encrypt_on_tx"),
+    SIG_BEFORE(flag("mlx5 crypto: signature before the crypto operation.").hidden(), "--sig_before"),
+    AES_BLOCK_SIZE(text("BYTES", "mlx5 crypto: AES block size (512, 520, 4048, 4096 or 4160).").hidden(),
+            "--aes_block_size"),
+    KEK_PATH(text("FILE", "mlx5 crypto: the key encryption key file.").hidden(), "--kek_path"),
+    CREDENTIALS_PATH(text("FILE", "mlx5 crypto: the credentials file of the crypto login.").hidden(),
+            "--credentials_path"),
+    DATA_ENC_KEYS_NUMBER(text("N", "mlx5 crypto: number of data encryption keys.").hidden(), "--data_enc_keys_number"),
+    DATA_ENC_KEY_APP_PATH(text("FILE", "mlx5 crypto: the program that wraps the data encryption keys.").hidden(),
+            "--data_enc_key_app_path"),
+    // DC (perftest's HAVE_DCS): DCI streams of an mlx5dv DC initiator; perftest: "supported only on DC".
+    LOG_DCI_STREAMS(text("N", "With -c DC: log2 of the DCI streams (mlx5dv).").hidden(), "--log_dci_streams"),
+    LOG_ACTIVE_DCI_STREAMS(text("N", "With -c DC: log2 of the active DCI streams (mlx5dv).").hidden(),
+            "--log_active_dci_streams"),
+    // perftest's HAVE_OOO_ATTR: MLNX_OFED's libibverbs (ooo_caps, IBV_QP_OOO_RW_DATA_PLACEMENT); rdma-core has
+    // neither (Debian's perftest 4.5+0.17 answers "unrecognized option").
+    USE_OOO(flag("Out-of-order data placement on RC QPs (MLNX_OFED's libibverbs).").hidden(), "--use_ooo"),
+
+    // ---- perftest's raw Ethernet tools' flags: its shared parser takes them on the ib_* tools too, which ignore
+    // them (C refuses -L). Here they are refused by name on every tool (cli/RawEthernetFlags), one line, exit 2. ----
+    HOP_LIMIT(rawEthernet(Kind.STRING, "the hop limit of the packets' IP header (C's ib_* tools refuse it too; their "
+            + "QPs, as perftest-java's, send the GRH's hop limit 255)"), "-L", "--hop_limit"),
+    FLOW_LABEL(rawEthernet(Kind.STRING, "the IPv6 flow label of the packets' steering rule"), "--flow_label"),
+    SOURCE_MAC(rawEthernet(Kind.STRING, "the packets' source MAC"), "-B", "--source_mac"),
+    DEST_MAC(rawEthernet(Kind.STRING, "the packets' destination MAC"), "-E", "--dest_mac"),
+    DEST_IP(rawEthernet(Kind.STRING, "the packets' destination IP"), "-J", "--dest_ip"),
+    // perftest 4.5 declares --source_ip twice: getopt takes the first, -j's (the raw packets' source IP). Its
+    // ib_* tools' --source_ip (the exchange's address) is SOURCE_IP's meaning here.
+    RAW_SOURCE_IP(rawEthernet(Kind.STRING, "the packets' source IP (-j/--source_ip there; here --source_ip is the "
+            + "connection set-up's source address)"), "-j"),
+    DEST_PORT(rawEthernet(Kind.STRING, "the packets' destination UDP/TCP port"), "-K", "--dest_port"),
+    SOURCE_PORT(rawEthernet(Kind.STRING, "the packets' source UDP/TCP port"), "-k", "--source_port"),
+    ETHERTYPE(rawEthernet(Kind.STRING, "the frames' ethertype"), "--ethertype"),
+    RAW_SERVER(rawEthernet(Kind.BOOLEAN, "the server side of a raw Ethernet test"), "-Z", "--server"),
+    RAW_CLIENT(rawEthernet(Kind.BOOLEAN, "the client side of a raw Ethernet test"), "-P", "--client"),
+    MAC_FWD(rawEthernet(Kind.BOOLEAN, "the MAC forwarding test"), "-v", "--mac_fwd"),
+    USE_RSS(rawEthernet(Kind.BOOLEAN, "receive-side scaling on the server"), "--use_rss"),
+    TCP(rawEthernet(Kind.BOOLEAN, "TCP headers instead of UDP in the packets"), "--tcp"),
+    REMOTE_MAC(rawEthernet(Kind.STRING, "the remote MAC"), "--remote_mac"),
+    LOCAL_MAC(rawEthernet(Kind.STRING, "the local MAC"), "--local_mac"),
+    REMOTE_IP(rawEthernet(Kind.STRING, "the remote IP"), "--remote_ip"),
+    LOCAL_IP(rawEthernet(Kind.STRING, "the local IP"), "--local_ip"),
+    REMOTE_PORT(rawEthernet(Kind.STRING, "the remote UDP/TCP port"), "--remote_port"),
+    LOCAL_PORT(rawEthernet(Kind.STRING, "the local UDP/TCP port"), "--local_port"),
+    RAW_IPV6(rawEthernet(Kind.BOOLEAN, "IPv6 headers in the packets"), "--raw_ipv6"),
+    PROMISCUOUS(rawEthernet(Kind.BOOLEAN, "a promiscuous receive steering rule"), "--promiscuous"),
+    SNIFFER(rawEthernet(Kind.BOOLEAN, "a sniffer steering rule"), "--sniffer"),
+    RAW_MCAST(rawEthernet(Kind.BOOLEAN, "multicast packets"), "--raw_mcast"),
+    FLOWS(rawEthernet(Kind.STRING, "the number of flows"), "--flows"),
+    FLOWS_BURST(rawEthernet(Kind.STRING, "packets per flow before the next"), "--flows_burst"),
+    REPLY_EVERY(rawEthernet(Kind.STRING, "how often the server of raw_ethernet_lat replies"), "--reply_every"),
+    VLAN_EN(rawEthernet(Kind.BOOLEAN, "a VLAN tag in the frames"), "--vlan_en"),
+    VLAN_PCP(rawEthernet(Kind.STRING, "the VLAN tag's priority"), "--vlan_pcp");
 
 
     /** A flag's value: what the parser converts the argument to ({@link #BOOLEAN}: no argument). */
@@ -285,7 +344,7 @@ public enum Flag {
     private final String label;
     private final String help;
     private final boolean hidden;
-    private final boolean refused;
+    private final boolean rawEthernet;
     private final Tools tools;
     private final Object bandwidthDefault;
     private final Object latencyDefault;
@@ -302,7 +361,7 @@ public enum Flag {
         this.label = d.label;
         this.help = d.help;
         this.hidden = d.hidden;
-        this.refused = d.refused;
+        this.rawEthernet = d.rawEthernet;
         this.tools = d.tools;
         this.bandwidthDefault = d.bandwidthDefault;
         this.latencyDefault = d.latencyDefault;
@@ -353,22 +412,25 @@ public enum Flag {
         return label;
     }
 
-    /** The help line (null for a refused flag: the footer lists those). */
+    /** The help line; for a {@link #rawEthernet()} flag, what it sets in perftest's raw Ethernet tools. */
     public String help() {
         return help;
     }
 
     /** Accepted but left out of the help. */
     public boolean hidden() {
-        return hidden || refused;
+        return hidden || rawEthernet;
     }
 
-    /** A perftest flag perftest-java does not support yet: the command line that gives it is refused. */
-    public boolean refused() {
-        return refused;
+    /**
+     * A flag of perftest's raw Ethernet tools (raw packet QPs), which perftest-java has not: the command line that
+     * gives it is refused by name.
+     */
+    public boolean rawEthernet() {
+        return rawEthernet;
     }
 
-    /** Whether {@code tool} takes this flag (every tool takes a refused one, to refuse it by name). */
+    /** Whether {@code tool} takes this flag (every tool takes a raw Ethernet one, to refuse it by name). */
     public boolean takenBy(Tool tool) {
         return tools.has(tool);
     }
@@ -419,10 +481,11 @@ public enum Flag {
         return new Declaration(Kind.PATH, label, help);
     }
 
-    private static Declaration refused(Kind kind) {
-        Declaration d = new Declaration(kind, null, null);
-        d.refused = true;
-        return d;
+    /** A raw Ethernet tools' flag; {@code what}: what it sets there, for the table and the refusal's line. */
+    private static Declaration rawEthernet(Kind kind, String what) {
+        Declaration d = new Declaration(kind, kind == Kind.BOOLEAN ? null : "VALUE", what);
+        d.rawEthernet = true;
+        return kind == Kind.BOOLEAN ? d.byDefault(false) : d;
     }
 
     /** One flag's declaration while the table is built. */
@@ -431,7 +494,7 @@ public enum Flag {
         final String label;
         final String help;
         boolean hidden;
-        boolean refused;
+        boolean rawEthernet;
         Tools tools = Tools.ALL;
         Object bandwidthDefault;
         Object latencyDefault;

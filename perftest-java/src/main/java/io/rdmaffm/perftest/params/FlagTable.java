@@ -44,21 +44,30 @@ public final class FlagTable {
         RXE.put(Flag.SIZE, "works; on UD at most the MTU both sides agree on: without -s (or with -a) it shrinks to it "
                 + "with C's two stderr lines, a given -s over it stops the run after the exchange (exit 2; C: exit 1)");
         RXE.put(Flag.MGID, "as -g");
+        // Device-read refusals (DeviceRules); on the devices that have them, perftest-java refuses them too.
+        for (Flag f : new Flag[] {Flag.AES_XTS, Flag.ENCRYPT_ON_TX, Flag.SIG_BEFORE, Flag.AES_BLOCK_SIZE,
+            Flag.KEK_PATH, Flag.CREDENTIALS_PATH, Flag.DATA_ENC_KEYS_NUMBER, Flag.DATA_ENC_KEY_APP_PATH}) {
+            RXE.put(f, "refused: not an mlx5 device (its driver); on mlx5 refused too: no mlx5dv crypto here");
+        }
+        RXE.put(Flag.LOG_DCI_STREAMS, "refused: needs -c DC, which rxe has not (not an mlx5 device)");
+        RXE.put(Flag.LOG_ACTIVE_DCI_STREAMS, "refused: needs -c DC, which rxe has not (not an mlx5 device)");
+        RXE.put(Flag.USE_OOO, "refused: MLNX_OFED's libibverbs only (rdma-core has no ooo_caps)");
+        RXE.put(Flag.CONNECTION, "RC, UC, UD work; XRC refused (no IBV_DEVICE_XRC), DC (not mlx5) and SRD (not EFA) "
+                + "refused; on devices that have them refused too: no XRC, DC or SRD QPs here");
+        RXE.put(Flag.PERFORM_WARM_UP, "accepted, no effect");
     }
 
     private FlagTable() {
     }
 
-    /** The table in Markdown, a header and one line per flag, in declaration order (hidden flags left out). */
+    /** The table in Markdown, a header and one line per flag, in declaration order (hidden ones included). */
     public static String markdown() {
         StringBuilder b = new StringBuilder("| flag | tools | meaning | rxe |\n|---|---|---|---|\n");
         for (Flag f : Flag.values()) {
-            if (f.hidden() && !f.refused()) {
-                continue;
-            }
+            String meaning = f.rawEthernet() ? "perftest's raw Ethernet tools': " + f.help() : f.help();
             b.append("| `").append(String.join("`, `", f.names())).append("` | ").append(tools(f)).append(" | ")
-                    .append(f.refused() ? "perftest's; not supported yet" : f.help().replace("|", "\\|"))
-                    .append(" | ").append(f.refused() ? "refused: not supported yet" : RXE.getOrDefault(f, "works"))
+                    .append(meaning.replace("|", "\\|")).append(" | ")
+                    .append(f.rawEthernet() ? "refused on every tool: a raw Ethernet flag" : RXE.getOrDefault(f, "works"))
                     .append(" |\n");
         }
         return b.toString();

@@ -28,7 +28,6 @@ public final class ParameterRules {
     static final long MAX_SIZE = 0x7fffffffL;
 
     private static final List<String> KNOWN_CONNECTIONS = List.of("RC", "UC", "UD", "XRC", "DC", "SRD");
-    private static final List<String> NOT_ON_SOFT_ROCE = List.of("XRC", "DC", "SRD");
     private static final List<Integer> MTUS = List.of(256, 512, 1024, 2048, 4096);
 
     private ParameterRules() {
@@ -64,6 +63,7 @@ public final class ParameterRules {
         require(!o.on(SRQ) || qps <= o.intFor(RX_DEPTH, tool),
                 "Using SRQ depth should be greater than number of QPs.");
         boolean rdmaCm = rdmaCm(o, connection);
+        crypto(tool, o, connection);
         require(!o.given(FORCE_LINK) || forcedLink(o.text(FORCE_LINK)) != null,
                 "Invalid link layer value should be IB or ETHERNET (--force-link " + o.text(FORCE_LINK) + ")");
         require(!rdmaCm || o.intFor(DLID, tool) == 0, "--dlid with -R is not supported: rdma_cm resolves the route");
@@ -144,7 +144,7 @@ public final class ParameterRules {
     private static Map<Flag, Object> flagValues(Tool tool, ToolOptions o) {
         Map<Flag, Object> values = new EnumMap<>(Flag.class);
         for (Flag f : Flag.values()) {
-            if (f.refused()) {
+            if (f.rawEthernet()) {
                 continue;
             }
             Object v = o.valueFor(f, tool);
@@ -262,15 +262,48 @@ public final class ParameterRules {
         }
         String typed = o.on(MCG) ? "UD" : (String) o.valueFor(CONNECTION, tool);
         String c = typed.toUpperCase(Locale.ROOT);
-        require(KNOWN_CONNECTIONS.contains(c), "unknown connection type -c " + typed + " (RC, UC or UD)");
-        boolean allowed = switch (tool.verb()) {
-            case SEND -> List.of("RC", "UC", "UD").contains(c);
-            case WRITE -> List.of("RC", "UC").contains(c);
-            default -> c.equals("RC");
+        require(!c.equals("RAWETH"), "-c RawEth is the transport of perftest's raw Ethernet tools (raw packet QPs), "
+                + "which perftest-java has not; " + tool.perftestName() + " runs RC, UC or UD");
+        require(KNOWN_CONNECTIONS.contains(c), "unknown connection type -c " + typed + " (RC, UC, UD, XRC, DC or SRD)");
+        // perftest's change_conn_type: XRC and DC on every verb, SRD on send and read. Whether the device has
+        // them is DeviceRules' (the run's device is not open yet).
+        boolean allowed = switch (c) {
+            case "UC" -> tool.verb() == Verb.SEND || tool.verb() == Verb.WRITE;
+            case "UD" -> tool.verb() == Verb.SEND;
+            case "SRD" -> tool.verb() == Verb.SEND || tool.verb() == Verb.READ;
+            default -> true;
         };
-        require(allowed, "connection type " + c + " is not available for " + tool.perftestName()
-                + (NOT_ON_SOFT_ROCE.contains(c) ? " in perftest-java (Soft-RoCE has no " + c + ")" : ""));
-        return Connection.valueOf(c);
+        require(allowed, "connection type " + c + " is not available for " + tool.perftestName());
+        Connection conn = Connection.valueOf(c);
+        if (!conn.runsHere()) {
+            // perftest's rules for them, with its messages; the device's refusal follows where these pass.
+            require(!o.on(RDMA_CM), c + " does not support RDMA_CM (-R)");
+            require(conn != Connection.SRD || !o.on(EVENTS), "SRD does not support events (-e)");
+        }
+        require(conn == Connection.DC || !(o.given(LOG_DCI_STREAMS) || o.given(LOG_ACTIVE_DCI_STREAMS)),
+                (o.given(LOG_DCI_STREAMS) ? "log_dci_streams" : "log_active_dci_streams")
+                        + " supported only on DC (-c DC)");
+        return conn;
+    }
+
+    /**
+     * perftest's rules between the mlx5 crypto flags (its HAVE_AES_XTS build), with its messages and the flags
+     * named; what passes them meets the device (DeviceRules), which refuses them all.
+     */
+    private static void crypto(Tool tool, ToolOptions o, Connection c) {
+        if (!o.on(AES_XTS)) {
+            for (Flag f : new Flag[] {ENCRYPT_ON_TX, SIG_BEFORE, CREDENTIALS_PATH, KEK_PATH, DATA_ENC_KEY_APP_PATH}) {
+                require(!o.given(f), f.longName() + " supported only with enc/dec traffic (--aes_xts)");
+            }
+            return;
+        }
+        require(c == Connection.RC, "aes_xts supported only on RC (--aes_xts with -c " + c + ")");
+        require(o.given(KEK_PATH), "Please provide key encryption key file path (--aes_xts needs --kek_path)");
+        require(o.given(DATA_ENC_KEY_APP_PATH),
+                "Please provide data encryption key app path (--aes_xts needs --data_enc_key_app_path)");
+        require(o.given(CREDENTIALS_PATH), "Please provide credentials file path (--aes_xts needs --credentials_path)");
+        require(!o.on(RDMA_CM), "rdma_cm doesn't support aes_xts (--aes_xts with -R)");
+        require(tool != Tool.WRITE_LAT, "aes_xts isn't supported on write_lat");
     }
 
     private static boolean rdmaCm(ToolOptions o, Connection c) {

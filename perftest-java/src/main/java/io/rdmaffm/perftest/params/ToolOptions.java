@@ -77,10 +77,10 @@ public final class ToolOptions {
         return given.get(f);
     }
 
-    /** The first refused flag given, or null. */
-    public Flag firstRefused() {
+    /** The first flag of perftest's raw Ethernet tools given, or null. */
+    public Flag firstRawEthernet() {
         for (Flag f : given.keySet()) {
-            if (f.refused()) {
+            if (f.rawEthernet()) {
                 return f;
             }
         }

@@ -7,6 +7,7 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -34,7 +35,22 @@ class ToolCommandLineTest {
         "ib_write_lat -d dev0 -n 3|iterations (-n) must be 5..100000000",
         "ib_write_bw -d dev0 -c UD|connection type UD is not available for ib_write_bw",
         "ib_read_bw -d dev0 -c UC|connection type UC is not available for ib_read_bw",
-        "ib_write_bw -d dev0 -c XRC|Soft-RoCE has no XRC",
+        "ib_write_bw -d dev0 -c XRC -R|XRC does not support RDMA_CM (-R)",
+        "ib_send_lat -d dev0 -c DC -R|DC does not support RDMA_CM (-R)",
+        "ib_write_bw -d dev0 -c SRD|connection type SRD is not available for ib_write_bw",
+        "ib_send_bw -d dev0 -c SRD -e|SRD does not support events (-e)",
+        "ib_read_bw -d dev0 -c RawEth|-c RawEth is the transport of perftest's raw Ethernet tools (raw packet QPs)",
+        "ib_write_bw -d dev0 -c FOO|unknown connection type -c FOO (RC, UC, UD, XRC, DC or SRD)",
+        "ib_write_bw -d dev0 --log_dci_streams=2|log_dci_streams supported only on DC (-c DC)",
+        "ib_send_bw -d dev0 -c XRC --log_active_dci_streams=2|log_active_dci_streams supported only on DC (-c DC)",
+        "ib_write_bw -d dev0 --encrypt_on_tx|--encrypt_on_tx supported only with enc/dec traffic (--aes_xts)",
+        "ib_send_bw -d dev0 --kek_path=/k|--kek_path supported only with enc/dec traffic (--aes_xts)",
+        "ib_read_bw -d dev0 --aes_xts|Please provide key encryption key file path (--aes_xts needs --kek_path)",
+        "ib_send_bw -d dev0 --aes_xts -c UD|aes_xts supported only on RC (--aes_xts with -c UD)",
+        "ib_write_lat -d dev0 --aes_xts --kek_path=/k --data_enc_key_app_path=/a --credentials_path=/c|aes_xts isn't supported on write_lat",
+        "ib_write_bw -d dev0 -L 3|-L/--hop_limit (the hop limit of the packets' IP header (C's ib_* tools refuse it too",
+        "ib_send_lat -d dev0 -B 00:11:22:33:44:55|-B/--source_mac (the packets' source MAC) is a flag of perftest's raw Ethernet tools (raw_ethernet_bw, raw_ethernet_lat, raw_ethernet_burst_lat, raw_ethernet_fs_rate), which send their own packets on raw packet QPs; ib_send_lat does not use it, and perftest-java has no raw Ethernet tools",
+        "ib_read_bw -d dev0 -j 10.0.0.1|-j (the packets' source IP (-j/--source_ip there; here --source_ip is the connection set-up's source address))",
         "ib_write_bw -d dev0 -r 4|On RDMA verbs rx depth can be only 1",
         "ib_write_bw -d dev0 -D 4 -f 2|please check that DURATION > 2*MARGIN",
         "ib_write_bw -d dev0 -a -D 10|-D cannot be combined with -a",
@@ -140,6 +156,34 @@ class ToolCommandLineTest {
         assertEquals(2, r.exit(), r.err());
         assertTrue(r.err().contains(expected), "expected '" + expected + "' in: " + r.err());
         assertFalse(r.err().contains("\tat "), "no stack trace without --debug: " + r.err());
+    }
+
+    /** Each raw Ethernet flag, on each tool in turn (and one on all eight): named, one line, exit 2. */
+    @Test
+    void rawEthernetFlagsAreRefusedByNameOnEveryTool() {
+        io.rdmaffm.perftest.vocab.Tool[] tools = io.rdmaffm.perftest.vocab.Tool.values();
+        int i = 0;
+        for (io.rdmaffm.perftest.params.Flag f : io.rdmaffm.perftest.params.Flag.values()) {
+            if (!f.rawEthernet()) {
+                continue;
+            }
+            List<io.rdmaffm.perftest.vocab.Tool> on = f == io.rdmaffm.perftest.params.Flag.SOURCE_MAC
+                    ? List.of(tools) : List.of(tools[i++ % tools.length]);
+            for (io.rdmaffm.perftest.vocab.Tool t : on) {
+                List<String> args = new java.util.ArrayList<>(List.of(t.perftestName(), "-d", "dev0",
+                        f.names().getLast()));
+                if (f.kind() != io.rdmaffm.perftest.params.Flag.Kind.BOOLEAN) {
+                    args.add("1");
+                }
+                Result r = run(args.toArray(String[]::new));
+                assertEquals(2, r.exit(), f + " on " + t + ": " + r.err());
+                assertTrue(r.err().contains(String.join("/", f.names()) + " (" + f.help() + ") is a flag of "
+                        + "perftest's raw Ethernet tools") && r.err().contains("; " + t.perftestName()
+                        + " does not use it"), r.err());
+                assertEquals(1, r.err().strip().lines().filter(l -> l.contains("raw Ethernet")).count(), r.err());
+            }
+        }
+        assertTrue(i > 20, "raw Ethernet flags seen: " + i);
     }
 
     @Test

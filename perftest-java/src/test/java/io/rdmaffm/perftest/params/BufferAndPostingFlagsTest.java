@@ -34,7 +34,7 @@ class BufferAndPostingFlagsTest {
         assertTrue(RECV_POST_LIST.takenBy(Tool.WRITE_BW));
         assertFalse(RECV_POST_LIST.takenBy(Tool.SEND_LAT));
         for (Flag f : new Flag[] {HUGEPAGES, MMAP, MMAP_OFFSET, OLD_POST_SEND}) {
-            assertFalse(f.refused(), f.name());
+            assertFalse(f.rawEthernet(), f.name());
             for (Tool t : Tool.values()) {
                 assertTrue(f.takenBy(t), f + " on " + t);
             }

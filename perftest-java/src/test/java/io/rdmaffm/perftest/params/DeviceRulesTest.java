@@ -3,6 +3,7 @@ package io.rdmaffm.perftest.params;
 import static io.rdmaffm.perftest.params.Flag.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rdmaffm.perftest.vocab.Tool;
 
@@ -18,10 +19,10 @@ class DeviceRulesTest {
             | DeviceCapabilities.ODP_WRITE | DeviceCapabilities.ODP_READ | DeviceCapabilities.ODP_ATOMIC;
     /** Like Soft-RoCE on Linux 6.1: one port, one completion vector, no on-demand paging. */
     private static final DeviceCapabilities RXE = new DeviceCapabilities("rxe0", 1, 1, false, 0, "Ethernet",
-            0, 8192, 56);
+            0, 8192, 56, false, "");
     /** Like a two-port ConnectX: ODP on RC for every verb, 32 completion vectors. */
     private static final DeviceCapabilities CX = new DeviceCapabilities("mlx5_0", 2, 32, true, ALL_RC_ODP,
-            "IB", 100_000_000, 2_097_152, 240);
+            "IB", 100_000_000, 2_097_152, 240, true, "mlx5_core");
 
     @Test
     void odpFollowsTheDevicesGeneralCaps() {
@@ -122,7 +123,7 @@ class DeviceRulesTest {
     }
 
     private static DeviceCapabilities caps(int rcOdp) {
-        return new DeviceCapabilities("mlx5_1", 1, 8, true, rcOdp, "IB", 0, 0, 0);
+        return new DeviceCapabilities("mlx5_1", 1, 8, true, rcOdp, "IB", 0, 0, 0, true, "mlx5_core");
     }
 
     private static String refusal(Tool tool, ToolOptions o, DeviceCapabilities c) {
@@ -134,11 +135,55 @@ class DeviceRulesTest {
     void multicastFollowsTheDevicesGroupsAndTheLink() {
         ToolOptions mcg = new ToolOptions().with(MCG);
         DeviceRules.check(ParameterRules.check(Tool.SEND_BW, mcg), RXE);
-        DeviceCapabilities noGroups = new DeviceCapabilities("dev9", 1, 1, false, 0, "Ethernet", 0, 0, 0);
+        DeviceCapabilities noGroups = new DeviceCapabilities("dev9", 1, 1, false, 0, "Ethernet", 0, 0, 0, false, "");
         assertEquals("-g/--mcg: dev9 has no multicast groups (max_mcast_grp 0)",
                 refusal(Tool.SEND_LAT, mcg, noGroups));
         assertEquals("-g/--mcg: mlx5_0 port is InfiniBand, where a group is joined through the subnet manager "
                 + "(an SA MCMemberRecord), which perftest-java does not do; RoCE ports join by GID alone",
                 refusal(Tool.SEND_BW, mcg, CX));
+    }
+
+    /** Like an EFA device: SRD's provider. */
+    private static final DeviceCapabilities EFA = new DeviceCapabilities("rdmap0s6", 1, 2, false, 0, "unspecified",
+            0, 0, 0, false, "efa");
+
+    @Test
+    void transportsOfSomeDevicesAreRefusedWithTheDevicesReason() {
+        ToolOptions xrc = new ToolOptions().with(CONNECTION, "XRC");
+        assertEquals("-c XRC: rxe0 has no XRC (IBV_DEVICE_XRC not set in device_cap_flags)",
+                refusal(Tool.WRITE_BW, xrc, RXE));
+        assertEquals("-c XRC: mlx5_0 has XRC (IBV_DEVICE_XRC in device_cap_flags), but perftest-java has no XRC QPs: "
+                + "run RC, UC or UD", refusal(Tool.WRITE_BW, xrc, CX));
+        ToolOptions dc = new ToolOptions().with(CONNECTION, "DC");
+        assertEquals("-c DC: DC is mlx5's transport (mlx5dv), and rxe0 (a software device: no kernel driver of its "
+                + "own) is not an mlx5 device", refusal(Tool.READ_LAT, dc, RXE));
+        assertEquals("-c DC: DC is mlx5's transport (mlx5dv), and rdmap0s6 (driver efa) is not an mlx5 device",
+                refusal(Tool.READ_LAT, dc, EFA));
+        assertEquals("-c DC: mlx5_0 (driver mlx5_core) is an mlx5 device, which has DC (mlx5dv), but perftest-java "
+                + "has no DC QPs: run RC, UC or UD", refusal(Tool.ATOMIC_BW, dc, CX));
+        ToolOptions srd = new ToolOptions().with(CONNECTION, "SRD");
+        assertEquals("-c SRD: SRD is EFA's transport (efadv), and mlx5_0 (driver mlx5_core) is not an EFA device",
+                refusal(Tool.SEND_BW, srd, CX));
+        assertEquals("-c SRD: rdmap0s6 (driver efa) is an EFA device, which has SRD (efadv), but perftest-java has "
+                + "no SRD QPs: run RC, UC or UD", refusal(Tool.READ_BW, srd, EFA));
+        // The DCI streams need -c DC (ParameterRules), which then meets the device.
+        assertTrue(refusal(Tool.SEND_BW, dc.with(LOG_DCI_STREAMS, "2"), RXE).startsWith("-c DC: DC is mlx5's"));
+    }
+
+    @Test
+    void mlx5CryptoAndOooAreRefusedWithTheDevicesReason() {
+        ToolOptions aes = new ToolOptions().with(AES_XTS).with(KEK_PATH, "/k").with(DATA_ENC_KEY_APP_PATH, "/a")
+                .with(CREDENTIALS_PATH, "/c");
+        assertEquals("--aes_xts: AES-XTS crypto is mlx5's (mlx5dv), and rxe0 (a software device: no kernel driver of "
+                + "its own) is not an mlx5 device", refusal(Tool.WRITE_BW, aes, RXE));
+        assertEquals("--aes_xts: mlx5_0 (driver mlx5_core) is an mlx5 device, which may have crypto (mlx5dv), but "
+                + "perftest-java has no mlx5dv crypto (AES-XTS keys, crypto login, signature MRs)",
+                refusal(Tool.WRITE_BW, aes, CX));
+        assertTrue(refusal(Tool.SEND_LAT, new ToolOptions().with(DATA_ENC_KEYS_NUMBER, "4"), EFA)
+                .startsWith("--data_enc_keys_number: AES-XTS crypto is mlx5's (mlx5dv), and rdmap0s6 (driver efa)"));
+        for (DeviceCapabilities c : new DeviceCapabilities[] {RXE, CX}) {
+            assertTrue(refusal(Tool.WRITE_BW, new ToolOptions().with(USE_OOO), c).startsWith("--use_ooo: out-of-order "
+                    + "data placement is reported and set through MLNX_OFED's libibverbs"), c.device());
+        }
     }
 }
