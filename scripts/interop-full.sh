@@ -3,8 +3,8 @@
 # scripts/test.sh): InteropRdmaTest with every case both ways (Java client against a C server and C client
 # against a Java server) and every duration case (each BW tool at 2 B, 4 KiB and 64 KiB, default cq_mod and
 # -Q 1, -q 2), QuietWindowRdmaTest for every tool at default flags, BufferFlagsRdmaTest (--use_hugepages,
-# --mmap against C both ways), and CudaInteropRdmaTest with every
-# --use_cuda case (stand-in libcuda). About 45 minutes in the emulated VM.
+# --mmap against C both ways), RunInfinitelyRdmaTest with every case (against C both ways, C with -F), and
+# CudaInteropRdmaTest with every --use_cuda case (stand-in libcuda). About 45 minutes in the emulated VM.
 #
 # usage: scripts/interop-full.sh
 set -euo pipefail

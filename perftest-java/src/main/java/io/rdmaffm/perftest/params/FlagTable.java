@@ -27,7 +27,8 @@ public final class FlagTable {
         RXE.put(Flag.RATE_LIMIT, "works (as SW: implied HW falls back, as C)");
         RXE.put(Flag.RATE_LIMIT_TYPE, "SW works; HW refused (Ethernet: no static rate); PP refused (no packet pacing)");
         RXE.put(Flag.TYPICAL_PKT_SIZE, "PP only: refused");
-        RXE.put(Flag.RUN_INFINITELY, "works (all bw tools, -b on write and read)");
+        RXE.put(Flag.RUN_INFINITELY, "works (all bw tools, -b on write and read; a Java sender to C's ib_send_bw "
+                + "receiver, C with -F under TCG)");
         RXE.put(Flag.HUGEPAGES, "works with huge pages reserved (vm.nr_hugepages)");
         RXE.put(Flag.IPV6, "works where the port has an IPv6 GID; not with -R (rdma_cm is IPv4 here, as C)");
         RXE.put(Flag.OLD_POST_SEND, "works (ibv_post_send is the only post path, as C on rxe)");

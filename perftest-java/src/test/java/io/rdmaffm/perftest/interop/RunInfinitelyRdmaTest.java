@@ -21,20 +21,25 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code --run_infinitely} on Soft-RoCE: a Java sender in a JVM of its own prints a row every second until it is
+ * {@code --run_infinitely} on Soft-RoCE: a Java side in a JVM of its own prints a row every second until it is
  * sent SIGINT (Ctrl-C), then ends the run cleanly: exit 0, its peer (perftest-java, or Debian's C perftest) ends
- * with exit 0 and the sender's whole-run row, and the device holds no more objects than before.
+ * as C's would or cleaner, and the device holds no more objects than before.
+ *
+ * <p>Debian's C perftest runs with {@code -F} here: C 4.5 calibrates its clock again for every row, and under
+ * TCG the calibration fails for most rows; without {@code -F} that ends C ("Can't produce a report", exit 1)
+ * after a row or two, which a Java peer then sees as a peer that went away. With {@code -F} C prints the row
+ * with 0.00 figures instead (its message count stays right) and keeps running, as it would on real hardware.
  */
 @Tag("rdma")
 class RunInfinitelyRdmaTest {
     private static final Pattern ROW = Pattern.compile("(?m)^ 65536 +(\\d+) +0\\.00 +([0-9.]+) ");
 
-    /** CI's short form: a Java passive side; the full form (scripts/interop-full.sh) adds C's. */
+    /** Full form only (scripts/interop-full.sh): CI's budget keeps the two both-loop cases below. */
     static Stream<String> passiveSides() {
-        return Boolean.getBoolean("interop.full") ? Stream.of("Java", "C") : Stream.of("Java");
+        return Boolean.getBoolean("interop.full") ? Stream.of("Java", "C") : Stream.of();
     }
 
-    @ParameterizedTest(name = "Java sender, {0} passive side")
+    @ParameterizedTest(name = "Java sender, {0} passive side", allowZeroInvocations = true)
     @MethodSource("passiveSides")
     void rowsUntilSigintThenBothSidesEndCleanly(String passive) throws Exception {
         String device = PerftestPeers.device();
@@ -45,7 +50,7 @@ class RunInfinitelyRdmaTest {
         int port = PerftestPeers.freshPort();
         List<String> common = PerftestPeers.args("-d", device, "-x", PerftestPeers.gidIndex(), "-p",
                 String.valueOf(port), "-D", "1", "--run_infinitely");
-        List<String> server = new ArrayList<>(passive.equals("C") ? List.of("/usr/bin/ib_write_bw") : List.of());
+        List<String> server = new ArrayList<>(passive.equals("C") ? List.of("/usr/bin/ib_write_bw", "-F") : List.of());
         server.addAll(common);
         PerftestPeers.Peer sv = passive.equals("C") ? PerftestPeers.startC(server)
                 : PerftestPeers.startJava(concat(List.of("ib_write_bw"), server, List.of("--warmup", "0")));
@@ -110,23 +115,20 @@ class RunInfinitelyRdmaTest {
     }
 
     /**
-     * CI's short form: Java on both sides; the full form adds the other Java cases. The cases against C perftest
-     * (-Drunin.c=true) did not pass yet on rxe under TCG (2026-12-07): a Java sender to C's send receiver and to
-     * C's -b server completed nothing in 10 s, and a C sender's clock calibration failed 3 times in a row.
+     * CI's short form: a Java sender to C's send receiver (SIGINT to Java) and Java on both sides of {@code -b}
+     * (SIGINT to the server); the full form (-Dinterop.full=true, scripts/interop-full.sh) adds the rest, C's
+     * sender to a Java receiver and {@code -b} against C both ways among them.
      */
     static Stream<BothLoop> bothLoopCases() {
         List<BothLoop> all = new ArrayList<>(List.of(
-                new BothLoop("ib_send_bw", List.of(), "Java", "Java", false),
+                new BothLoop("ib_send_bw", List.of(), "Java", "C", false),
                 new BothLoop("ib_write_bw", List.of("-b"), "Java", "Java", true)));
         if (Boolean.getBoolean("interop.full")) {
             all.addAll(List.of(
+                    new BothLoop("ib_send_bw", List.of(), "Java", "Java", false),
                     new BothLoop("ib_send_bw", List.of(), "Java", "Java", true),
                     new BothLoop("ib_write_bw", List.of("-b"), "Java", "Java", false),
-                    new BothLoop("ib_read_bw", List.of("-b"), "Java", "Java", false)));
-        }
-        if (Boolean.getBoolean("runin.c")) {
-            all.addAll(List.of(
-                    new BothLoop("ib_send_bw", List.of(), "Java", "C", false),
+                    new BothLoop("ib_read_bw", List.of("-b"), "Java", "Java", false),
                     new BothLoop("ib_send_bw", List.of(), "C", "Java", false),
                     new BothLoop("ib_write_bw", List.of("-b"), "Java", "C", false),
                     new BothLoop("ib_write_bw", List.of("-b"), "C", "Java", false)));
@@ -139,7 +141,8 @@ class RunInfinitelyRdmaTest {
      * stopped says " User stopped traffic", its peer learns the end from the exchange connection's close) and the
      * device holds no more objects than before. Debian's C perftest 4.5-0.17 has no SIGINT handler and its loops
      * never return: stopped, it dies (exit 130), and as the peer of a stopped Java side it keeps looping (its
-     * send receiver prints 0.00 rows; its -b sender fails once the Java side's QPs are gone) until it is stopped.
+     * send receiver prints rows of 0 messages; its -b sender fails once the Java side's QPs are gone), as it does
+     * with a C peer, until it is stopped too.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("bothLoopCases")
@@ -194,7 +197,8 @@ class RunInfinitelyRdmaTest {
         int otherExit;
         if (other.c()) {
             // C 4.5's loop has no end of its own: a -b sender fails once our QPs are gone, a receiver loops on
-            otherExit = other.awaitOrInterrupt(30);
+            // (as with a C peer): a few seconds show which, then Ctrl-C ends it as a user would
+            otherExit = other.awaitOrInterrupt(5);
         } else {
             otherExit = other.await(60);
         }
@@ -216,12 +220,16 @@ class RunInfinitelyRdmaTest {
         assertTrue(rows(other.out()) >= 1, "the peer printed its rows too" + both);
         for (Side s : List.of(stopped, other)) {
             // an interval may count none (a receiver's first, before a sender in a fresh JVM posts): C prints those
+            // C's rows read 0.00 where its clock calibration failed under TCG (-F: it says so and goes on)
+            boolean figures = !(s.c() && s.out().contains("Correlation coefficient"));
             long counted = 0;
             Matcher m = ROW.matcher(s.out());
             while (m.find()) {
                 long n = Long.parseLong(m.group(1));
-                assertEquals(n > 0, Double.parseDouble(m.group(2)) > 0, "a row's bandwidth is its count's: "
-                        + m.group() + both);
+                if (figures) {
+                    assertEquals(n > 0, Double.parseDouble(m.group(2)) > 0, "a row's bandwidth is its count's: "
+                            + m.group() + both);
+                }
                 counted += n;
             }
             assertTrue(counted > 0, s.who + "'s rows count messages" + both);
@@ -250,7 +258,7 @@ class RunInfinitelyRdmaTest {
             if (impl.equals("Java") && !signalled) {
                 return new Side(who, null, PerftestPeers.startJava(concat(List.of(tool), args)));
             }
-            List<String> cmd = impl.equals("C") ? concat(List.of("/usr/bin/" + tool), args)
+            List<String> cmd = impl.equals("C") ? concat(cPinned(), List.of("/usr/bin/" + tool, "-F"), args)
                     : concat(javaTool(tool), args);
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             Side s = new Side(who, p, null);
@@ -324,6 +332,13 @@ class RunInfinitelyRdmaTest {
     @SafeVarargs
     private static List<String> concat(List<String>... parts) {
         return Stream.of(parts).flatMap(List::stream).toList();
+    }
+
+    /** The Soft-RoCE VM keeps JVMs on CPU 0; a C side gets the other one (as PerftestPeers.startC places it). */
+    private static List<String> cPinned() {
+        String cpu = System.getenv("RDMAFFM_PEER_CPU");
+        return cpu != null && java.nio.file.Files.isExecutable(Path.of("/usr/bin/taskset"))
+                ? List.of("/usr/bin/taskset", "-c", cpu) : List.of();
     }
 
     /** perftest-java's tool in a JVM of its own, as a user starts it: SIGINT goes to it alone. */
