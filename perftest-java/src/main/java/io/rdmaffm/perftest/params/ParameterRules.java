@@ -134,7 +134,7 @@ public final class ParameterRules {
         require(!o.on(EVENTS), "--threads with -e is not supported: the CQs share one completion channel");
         require(!o.on(SRQ), "--threads with --use-srq is not supported: the QPs share one receive queue");
         require(!o.given(RATE_LIMIT), "--threads with --rate_limit is not supported: the limit paces one sender");
-        require(!o.on(RUN_INFINITELY), "--threads with --run_infinitely is not supported yet by perftest-java");
+        require(!o.on(RUN_INFINITELY), "--threads with --run_infinitely is not supported: the endless run has one row clock and one stop signal");
     }
 
     /**

@@ -285,7 +285,7 @@ class ParameterRulesTest {
                 new ToolOptions().with(QPS, 2).with(THREADS, 2).with(SRQ));
         assertRefused("--threads with --rate_limit is not supported: the limit paces one sender", Tool.WRITE_BW,
                 new ToolOptions().with(QPS, 2).with(THREADS, 2).with(RATE_LIMIT, "10"));
-        assertRefused("--threads with --run_infinitely is not supported yet by perftest-java", Tool.WRITE_BW,
+        assertRefused("--threads with --run_infinitely is not supported: the endless run has one row clock and one stop signal", Tool.WRITE_BW,
                 new ToolOptions().with(QPS, 2).with(THREADS, 2).with(RUN_INFINITELY));
         assertEquals(1, ParameterRules.check(Tool.WRITE_BW, new ToolOptions().with(THREADS, 1).with(EVENTS))
                 .value(THREADS), "one thread is the plain run: every flag as before");
