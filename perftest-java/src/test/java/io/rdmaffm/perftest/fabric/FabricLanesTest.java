@@ -143,7 +143,7 @@ class FabricLanesTest {
                             public void write(int link, long from, long b, long to, int imm) {
                                 int q = me.peers[link];
                                 int back = plans[q].link(rank, me.names[link]);
-                                MemorySegment.copy(mem[rank], from, mem[q], plans[q].offsets[back] + share[lane] + to,
+                                MemorySegment.copy(mem[rank], from, mem[q], plans[q].offsets[back] + to,
                                         b);
                                 written[rank][lane] += b;
                                 timedWrites[rank][lane] += timing[rank][lane] ? 1 : 0;

@@ -69,8 +69,8 @@ public final class FabricPlanner {
                 ranks.add(new FabricPlan.Rank(rail, i, h, defaultDevice ? null : rails.devices().get(h).get(rail)));
             }
         }
-        int receiver = o.receiver() == null ? 0 : names.indexOf(o.receiver());
-        return new FabricPlan(o, found, ranks, railCount, receiver, notes);
+        int receiver = o.receiver() == null ? -1 : names.indexOf(o.receiver());
+        return new FabricPlan(o, found, ranks, railCount, receiver, notes, sizes(o, names.size()));
     }
 
     private static void checkNumbers(FabricRequest o) {
@@ -102,7 +102,7 @@ public final class FabricPlanner {
             throw new MatrixInputException("invalid --port " + o.port());
         }
         if (o.receiver() != null && o.pattern() != Pattern.INCAST) {
-            throw new MatrixInputException("--receiver is for incast only");
+            throw new MatrixInputException("--target is for incast only");
         }
     }
 
@@ -113,14 +113,19 @@ public final class FabricPlanner {
             throw new MatrixInputException("fabric " + p.cli() + " needs at least " + p.minRanks() + " hosts, got "
                     + n);
         }
-        if (p.ring() && o.bytes() % (4L * n) != 0) {
+        if (o.sweep() == null && p.ring() && o.bytes() % (4L * n) != 0) {
             throw new MatrixInputException("-s " + o.bytes() + " is not a multiple of 4n = " + 4L * n + " (" + p.cli()
                     + " splits the float32 array into " + n + " equal chunks)");
         }
-        // The workers' own rule (each thread a share of every link's bytes), checked here before any is launched.
-        String threads = FabricOptions.threadsProblem(p.ring(), n, o.bytes(), o.threads());
-        if (threads != null) {
-            throw new MatrixInputException(threads);
+        for (long s : sizes(o, n)) {
+            if (!p.ring() && s > Integer.MAX_VALUE) {
+                throw new MatrixInputException("size " + s + " is above 2^31 - 1 (one RDMA write per peer)");
+            }
+            // The workers' own rule (each thread a share of every link's bytes), checked here before any is launched.
+            String threads = FabricOptions.threadsProblem(p.ring(), n, s, o.threads());
+            if (threads != null) {
+                throw new MatrixInputException(o.sweep() == null ? threads : "size " + s + ": " + threads);
+            }
         }
         // A float32 sum of n inputs below 251 stays exact only while 250·n < 2^24 (docs/fabric-design.md §5).
         if (p == Pattern.ALLREDUCE || p == Pattern.REDUCESCATTER) {
@@ -129,8 +134,13 @@ public final class FabricPlanner {
             }
         }
         if (o.receiver() != null && !names.contains(o.receiver())) {
-            throw new MatrixInputException("--receiver '" + Names.printable(o.receiver())
+            throw new MatrixInputException("--target '" + Names.printable(o.receiver())
                     + "' is not among the hosts");
         }
+    }
+
+    /** The sizes the workers run in turn: {@code -s} alone, or the sweep's rounded for the pattern on n hosts. */
+    static List<Long> sizes(FabricRequest o, int n) {
+        return o.sweep() == null ? List.of(o.bytes()) : o.sweep().sizes(o.pattern(), n);
     }
 }

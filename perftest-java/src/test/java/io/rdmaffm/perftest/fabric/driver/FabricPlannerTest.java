@@ -69,11 +69,11 @@ class FabricPlannerTest {
                     b.pattern = Pattern.ALLGATHER;
                     b.bytes = 1000;
                 }));
-        assertEquals("--receiver 'zz' is not among the hosts", refused("a,b,c", b -> {
+        assertEquals("--target 'zz' is not among the hosts", refused("a,b,c", b -> {
             b.pattern = Pattern.INCAST;
             b.receiver = "zz";
         }));
-        assertEquals("--receiver is for incast only", refused("a,b,c", b -> {
+        assertEquals("--target is for incast only", refused("a,b,c", b -> {
             b.pattern = Pattern.ALLTOALL;
             b.receiver = "a";
         }));
