@@ -25,6 +25,10 @@ class FabricWorkerCommandTest {
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 -s 4X|-s: invalid size '4X' (bytes, or with a K, M or G suffix)",
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 -s 2G|-s: size must be 1 .. 2147483647 bytes, not 2147483648",
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 -s 99999999999999999G|-s: invalid size",
+        "--pattern alltoall --rank 0 --ranks 3 --coordinator h:5000 --sizes 8,4|--sizes must ascend: 4 after 8",
+        "--pattern allreduce --rank 0 --ranks 3 --coordinator h:5000 --sizes 12,100|-s 100 is not a multiple of 4 x 3 ranks",
+        "--pattern alltoall --rank 0 --ranks 3 --coordinator h:5000 --sizes 2,64 --threads 3|--threads 3: each thread takes a share of the 2 bytes",
+        "--pattern alltoall --rank 0 --ranks 3 --coordinator h:5000 --sizes 8,4Q|--sizes: invalid size '4Q'",
     })
     void badInputIsOneLineAndExitTwo(String args, String expected) {
         StringWriter err = new StringWriter();
@@ -37,6 +41,17 @@ class FabricWorkerCommandTest {
         String e = err.toString().strip();
         assertFalse(e.contains("\n"), "one line: " + e);
         assertTrue(e.startsWith("fabric-worker: error: ") && e.contains(expected), e);
+    }
+
+    @org.junit.jupiter.api.Test
+    void sizesAreASweepAndRotateMakesEveryRankTheTarget() {
+        FabricWorkerCommand c = new FabricWorkerCommand();
+        new picocli.CommandLine(c).parseArgs("--pattern", "incast", "--rank", "1", "--ranks", "3", "--coordinator",
+                "h:5000", "--sizes", "4K,8K,16K", "--rotate");
+        var o = c.options();
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new long[] {4096, 8192, 16384}, o.sizes());
+        assertEquals(16384, o.bytes(), "the region is laid out for the largest");
+        assertTrue(o.rotate());
     }
 
     @ParameterizedTest
