@@ -36,7 +36,7 @@ public final class FabricJson {
             w.beginObject().name("minbytes").value(q.sweep().min()).name("maxbytes").value(q.sweep().max())
                     .name("stepfactor").value(q.sweep().factor()).endObject();
         }
-        w.name("target").value(plan.rotates() ? null : q.receiver() == null ? null : q.receiver())
+        w.name("target").value(plan.rotates() ? null : q.receiver())
                 .name("iters").value(q.iters())
                 .name("warmup").value(q.warmup())
                 .name("reduce").value(q.reduce())
