@@ -21,6 +21,7 @@ import io.rdmaffm.perftest.fabric.driver.FabricVerdicts;
 import io.rdmaffm.perftest.fabric.driver.LossOutliers;
 import io.rdmaffm.perftest.fabric.driver.Pattern;
 import io.rdmaffm.perftest.fabric.driver.RankResult;
+import io.rdmaffm.perftest.fabric.driver.Sweep;
 import io.rdmaffm.perftest.health.AtomicFiles;
 import io.rdmaffm.perftest.params.InvalidParameterException;
 import io.rdmaffm.perftest.params.ParameterRules;
@@ -266,7 +267,7 @@ public final class FabricCommand implements Callable<Integer> {
             }
             long min = minBytes != null ? size("-b", minBytes) : maxBytes != null ? size("-e", maxBytes) : f.bytes;
             long max = maxBytes != null ? size("-e", maxBytes) : min;
-            f.sweep = new io.rdmaffm.perftest.fabric.driver.Sweep(min, max, stepFactor == null ? 2 : stepFactor);
+            f.sweep = new Sweep(min, max, stepFactor == null ? 2 : stepFactor);
         }
         f.iters = iters == null ? f.iters : iters;
         f.warmup = warmup == null ? f.warmup : warmup;

@@ -5,6 +5,8 @@ import io.rdmaffm.perftest.counters.PortCounters;
 import io.rdmaffm.perftest.json.JsonWriter;
 import io.rdmaffm.verbs.topology.Reading;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -36,7 +38,7 @@ final class FabricResult {
     PortCounters before;
     PortCounters after;
     /** Every case of the run (a sweep's sizes, a rotating incast's targets), in the order they ran. */
-    final java.util.List<Case> cases = new java.util.ArrayList<>();
+    final List<Case> cases = new ArrayList<>();
 
     /**
      * One case's figures: its size, its incast target (-1 for other patterns), this rank's role in it, its timed

@@ -10,6 +10,7 @@ import io.rdmaffm.verbs.topology.Sysfs;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 
 /**
  * One rank of a fabric run (docs/fabric-design.md §4–§9, the worker half of docs/fabric-contract): rendezvous,
@@ -227,9 +229,8 @@ public final class FabricWorker {
      * @param ringLinks lane t's ring links
      * @param peerLinks lane t's links of the other patterns
      */
-    static LaneWork[] caseWork(FabricOptions o, Plan full, long size, int target, java.lang.foreign.MemorySegment mem,
-            java.util.function.IntFunction<RingLinks> ringLinks, java.util.function.IntFunction<PeerLinks> peerLinks,
-            RingRank[] previous) {
+    static LaneWork[] caseWork(FabricOptions o, Plan full, long size, int target, MemorySegment mem,
+            IntFunction<RingLinks> ringLinks, IntFunction<PeerLinks> peerLinks, RingRank[] previous) {
         FabricOptions c = o.forCase(size, target < 0 ? o.receiver() : target);
         int lanes = o.threads();
         LaneWork[] work = new LaneWork[lanes];
