@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The full form of fabric's multihost check, in three Soft-RoCE VMs (scripts/rxe-vms.sh --vms 3): every pattern
 # of `rdma-perftest fabric` run by the driver on rxe-host1 over real ssh, one after the other: incast (2:1 into
-# rxe-host1), alltoall, bisection (rxe-host3 idle), allgather, reducescatter, allreduce. Each must end within its
+# each host in turn), alltoall, bisection (rxe-host3 idle), allgather, reducescatter, allreduce, and allreduce as a size sweep
+# (-b 4K -e 16K -f 2: three sizes, one launch). Each must end within its
 # bounds with its table and a verdict: exit 0, or 1 when the only flags are loss (the emulated segment drops
 # packets and RC retransmits; --expect none flags that). Then, in the same three VMs, the fault cases of
 # scripts/vm/fabric-faults.sh (issue 28 §4): netem loss on one host's link named by the loss-outlier rule, a host
@@ -40,9 +41,9 @@ chmod +x "$tool"
 hosts=rxe-host1,rxe-host2,rxe-host3
 failed=0
 for case in "incast -s 4096" "alltoall -s 4096" "bisection -s 4096" "allgather -s 12K" "reducescatter -s 12K" \
-		"allreduce -s 12K"; do
+		"allreduce -s 12K" "allreduce -b 4K -e 16K -f 2"; do
 	set -- $case
-	name=$1
+	name=$1; [ "$2" = -b ] && name=$1-sweep
 	start=$(date +%s)
 	JDK_JAVA_OPTIONS=-XX:TieredStopAtLevel=1 bin/rdma-perftest fabric "$@" --hosts "$hosts" --device rxe0 \
 		--tool-path "$tool" --iters 3 --listen-timeout 120 --test-timeout 90 --json "$out/$name.json" \

@@ -22,6 +22,7 @@ import io.rdmaffm.perftest.fabric.driver.FabricVerdicts;
 import io.rdmaffm.perftest.fabric.driver.LossOutliers;
 import io.rdmaffm.perftest.fabric.driver.Pattern;
 import io.rdmaffm.perftest.fabric.driver.RankResult;
+import io.rdmaffm.perftest.fabric.driver.Sweep;
 import io.rdmaffm.perftest.health.AtomicFiles;
 import io.rdmaffm.perftest.params.InvalidParameterException;
 import io.rdmaffm.perftest.params.ParameterRules;
@@ -98,6 +99,19 @@ public final class FabricCommand implements Callable<Integer> {
             + " suffixes. Default: 1M.")
     String size;
 
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "BYTES", description = "A size sweep as nccl-tests' (instead of"
+            + " -s): from this size (default: -e's, or 1M), times -f while not above -e; ring patterns round each size down"
+            + " to a multiple of 4 x hosts. One launch and one set of QPs for all sizes, a row per size.")
+    String minBytes;
+
+    @Option(names = {"-e", "--maxbytes"}, paramLabel = "BYTES", description = "The sweep's largest size (default:"
+            + " -b's).")
+    String maxBytes;
+
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "F", description = "The sweep's whole multiplier, at least"
+            + " 2. Default: 2.")
+    Long stepFactor;
+
     @Option(names = "--iters", paramLabel = "N", description = "Timed iterations. Default: 20.")
     Integer iters;
 
@@ -107,7 +121,12 @@ public final class FabricCommand implements Callable<Integer> {
     @Option(names = "--no-reduce", description = "Ring patterns: move the data without adding it.")
     boolean noReduce;
 
-    @Option(names = "--receiver", paramLabel = "HOST", description = "incast: the receiving host. Default: the first.")
+    @Option(names = "--target", paramLabel = "HOST", description = "incast: the one host written to. Default: each"
+            + " host in turn, a row each (--receiver, its older name, is still read).")
+    String target;
+
+    /** {@code --target}'s name before every host became the target in turn; kept for old command lines. */
+    @Option(names = "--receiver", paramLabel = "HOST", hidden = true)
     String receiver;
 
     @Option(names = "--rate", paramLabel = "RATE", description = "incast, alltoall, bisection: each sender's cap,"
@@ -227,6 +246,14 @@ public final class FabricCommand implements Callable<Integer> {
         return found;
     }
 
+    private static long size(String option, String text) {
+        try {
+            return ParameterRules.parseCollectiveSize(text);
+        } catch (InvalidParameterException e) {
+            throw new MatrixInputException(option + ": " + e.getMessage());
+        }
+    }
+
     /** The options as the frozen request; what only the command line can get wrong is refused here. */
     FabricRequest options() {
         FabricRequest.Builder f = FabricRequest.builder();
@@ -238,16 +265,23 @@ public final class FabricCommand implements Callable<Integer> {
         }
         hostOptions.applyTo(o, env);
         if (size != null) {
-            try {
-                f.bytes = ParameterRules.parseCollectiveSize(size);
-            } catch (InvalidParameterException e) {
-                throw new MatrixInputException("-s: " + e.getMessage());
+            f.bytes = size("-s", size);
+        }
+        if (minBytes != null || maxBytes != null || stepFactor != null) {
+            if (size != null) {
+                throw new MatrixInputException("-s is one size, -b/-e/-f a sweep: give one or the other");
             }
+            long min = minBytes != null ? size("-b", minBytes) : maxBytes != null ? size("-e", maxBytes) : f.bytes;
+            long max = maxBytes != null ? size("-e", maxBytes) : min;
+            f.sweep = new Sweep(min, max, stepFactor == null ? 2 : stepFactor);
         }
         f.iters = iters == null ? f.iters : iters;
         f.warmup = warmup == null ? f.warmup : warmup;
         f.reduce = !noReduce;
-        f.receiver = receiver;
+        if (target != null && receiver != null && !target.equals(receiver)) {
+            throw new MatrixInputException("--target and --receiver (its older name) name different hosts");
+        }
+        f.receiver = target != null ? target : receiver;
         f.threads = threads == null ? f.threads : threads;
         if (rate != null) {
             try {

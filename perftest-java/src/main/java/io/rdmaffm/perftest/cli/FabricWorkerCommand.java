@@ -70,6 +70,13 @@ final class FabricWorkerCommand implements Callable<Integer> {
     @Option(names = "--receiver", paramLabel = "RANK", defaultValue = "0", description = "Incast's receiving rank.")
     int receiver;
 
+    @Option(names = "--sizes", paramLabel = "B1,B2,...", split = ",",
+            description = "A sweep: these sizes in turn, ascending (each as -s; -s is then left out).")
+    String[] sizes;
+
+    @Option(names = "--rotate", description = "Incast: every rank the receiver in turn (--receiver unused).")
+    boolean rotate;
+
     @Option(names = "--join-timeout", paramLabel = "SECONDS", defaultValue = "60",
             description = "Seconds for every rank to join.")
     int joinTimeout;
@@ -140,15 +147,22 @@ final class FabricWorkerCommand implements Callable<Integer> {
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--coordinator wants HOST:PORT, got '" + coordinator + "'");
             }
-            long bytes;
+            long[] all;
             try {
-                bytes = ParameterRules.parseCollectiveSize(size);
+                if (sizes == null) {
+                    all = new long[] {ParameterRules.parseCollectiveSize(size)};
+                } else {
+                    all = new long[sizes.length];
+                    for (int i = 0; i < sizes.length; i++) {
+                        all[i] = ParameterRules.parseCollectiveSize(sizes[i]);
+                    }
+                }
             } catch (InvalidParameterException e) {
-                throw new IllegalArgumentException("-s: " + e.getMessage());
+                throw new IllegalArgumentException((sizes == null ? "-s: " : "--sizes: ") + e.getMessage());
             }
-            return new FabricOptions(p, rank, ranks, host, port, device, ibPort, gidIndex, bytes, iters, warmup,
-                    !noReduce, receiver, joinTimeout, stepTimeout, threads, rate == null ? null : SendRate.parse(rate))
-                    .validate();
+            return new FabricOptions(p, rank, ranks, host, port, device, ibPort, gidIndex, all[all.length - 1], iters,
+                    warmup, !noReduce, receiver, joinTimeout, stepTimeout, threads, all, rotate,
+                    rate == null ? null : SendRate.parse(rate)).validate();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -20,18 +20,42 @@ package io.rdmaffm.perftest.fabric;
  * @param joinTimeoutS     seconds for every rank to join
  * @param stepTimeoutS     seconds any later wait may take
  * @param threads          lanes per link, each driven by its own thread ({@link #threadsProblem})
+ * @param sizes            the sizes to run in turn (a sweep, {@code --sizes}), ascending; {@code bytes} is the last
+ * @param rotate           incast: every rank the receiver in turn ({@code --rotate}), {@code receiver} unused
  * @param rate             {@code --rate}: each sender's cap, null for none ({@link #rateProblem})
  */
 public record FabricOptions(FabricPattern pattern, int rank, int ranks, String coordinatorHost, int coordinatorPort,
         String device, int ibPort, int gidIndex, long bytes, int iters, int warmup, boolean reduce, int receiver,
-        int joinTimeoutS, int stepTimeoutS, int threads, SendRate rate) {
+        int joinTimeoutS, int stepTimeoutS, int threads, long[] sizes, boolean rotate, SendRate rate) {
 
-    /** The orders without a {@code --rate}. */
+    /** One size, one receiver, no {@code --rate} (the orders before sweeps, rotation and rates). */
     public FabricOptions(FabricPattern pattern, int rank, int ranks, String coordinatorHost, int coordinatorPort,
             String device, int ibPort, int gidIndex, long bytes, int iters, int warmup, boolean reduce, int receiver,
             int joinTimeoutS, int stepTimeoutS, int threads) {
         this(pattern, rank, ranks, coordinatorHost, coordinatorPort, device, ibPort, gidIndex, bytes, iters, warmup,
-                reduce, receiver, joinTimeoutS, stepTimeoutS, threads, null);
+                reduce, receiver, joinTimeoutS, stepTimeoutS, threads, new long[] {bytes}, false, null);
+    }
+
+    /** These orders for one case of the run: {@code size} bytes, {@code target} the incast receiver. */
+    FabricOptions forCase(long size, int target) {
+        return new FabricOptions(pattern, rank, ranks, coordinatorHost, coordinatorPort, device, ibPort, gidIndex,
+                size, iters, warmup, reduce, target, joinTimeoutS, stepTimeoutS, threads, new long[] {size}, false,
+                rate);
+    }
+
+    /** The incast receivers in turn: every rank when rotating, else {@code receiver}; -1 alone for other patterns. */
+    int[] targets() {
+        if (pattern != FabricPattern.INCAST) {
+            return new int[] {-1};
+        }
+        if (!rotate) {
+            return new int[] {receiver};
+        }
+        int[] t = new int[ranks];
+        for (int i = 0; i < ranks; i++) {
+            t[i] = i;
+        }
+        return t;
     }
 
     /** The sum of N inputs ((r + j) mod 251, at most 250 each) must stay an exact float32 integer (below 2^24). */
@@ -134,6 +158,17 @@ public record FabricOptions(FabricPattern pattern, int rank, int ranks, String c
         }
         if (joinTimeoutS < 1 || stepTimeoutS < 1) {
             throw new IllegalArgumentException("--join-timeout and --step-timeout must be at least 1 second");
+        }
+        if (sizes == null || sizes.length == 0 || sizes[sizes.length - 1] != bytes) {
+            throw new IllegalArgumentException("--sizes must end with the largest size, -s " + bytes);
+        }
+        for (int i = 0; i < sizes.length; i++) {
+            if (i > 0 && sizes[i] <= sizes[i - 1]) {
+                throw new IllegalArgumentException("--sizes must ascend: " + sizes[i] + " after " + sizes[i - 1]);
+            }
+            if (sizes.length > 1) {
+                forCase(sizes[i], receiver).validate(); // every size meets the rules one size meets
+            }
         }
         if (receiver < 0 || receiver >= ranks) {
             throw new IllegalArgumentException("--receiver " + receiver + " is not in 0.." + (ranks - 1));

@@ -5,6 +5,8 @@ import io.rdmaffm.perftest.counters.PortCounters;
 import io.rdmaffm.perftest.json.JsonWriter;
 import io.rdmaffm.verbs.topology.Reading;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -35,6 +37,42 @@ final class FabricResult {
     String error;
     PortCounters before;
     PortCounters after;
+    /** Every case of the run (a sweep's sizes, a rotating incast's targets), in the order they ran. */
+    final List<Case> cases = new ArrayList<>();
+
+    /**
+     * One case's figures: its size, its incast target (-1 for other patterns), this rank's role in it, its timed
+     * iterations' times, the bytes this rank sent and received in them, #wrong (null where not checked), and per
+     * link written on the peer, writes and their post-to-completion ns.
+     */
+    record Case(long bytes, int target, String role, long[] iterationNanos, long bytesSent, long bytesReceived,
+            Long wrong, long[] stepWaitNanos, long[] stepSendNanos, int[] sendPeers, long[] sendWrites,
+            long[] sendNanos) {
+    }
+
+    /**
+     * Keeps one case that ran to its end; the top-level figures become the last case's (times, per-step and per-link
+     * figures: the largest size, as one size alone gave them) and the whole run's (bytes and #wrong summed, which
+     * the counters, read before the first case and after the last, are set against).
+     */
+    void addCase(long size, int target, String caseRole, long[] times, LaneWork[] work, int[] peers,
+            RdmaEndpoint[] lanes) {
+        Long wrongBefore = cases.isEmpty() ? Long.valueOf(0) : wrong;
+        long sentBefore = cases.isEmpty() ? 0 : bytesSent;
+        long receivedBefore = cases.isEmpty() ? 0 : bytesReceived;
+        stepWaitNanos = null;
+        stepSendNanos = null;
+        merge(work);
+        iterationNanos = times;
+        if (lanes != null) {
+            linkSends(peers, lanes);
+        }
+        cases.add(new Case(size, target, caseRole, times, bytesSent, bytesReceived, wrong, stepWaitNanos,
+                stepSendNanos, sendPeers, sendWrites, sendNanos));
+        bytesSent += sentBefore;
+        bytesReceived += receivedBefore;
+        wrong = wrong == null || wrongBefore == null ? null : wrong + wrongBefore;
+    }
 
     FabricResult(FabricOptions o, String host) {
         this.o = o;
@@ -56,6 +94,27 @@ final class FabricResult {
         w.name("warmup").value(o.warmup());
         w.name("reduce").value(o.reduce());
         w.name("threads").value(o.threads());
+        timeUs(w, iterationNanos);
+        w.name("steps").value(o.pattern().steps(o.ranks()));
+        perStep(w, "step_wait_us", stepWaitNanos);
+        perStep(w, "step_send_us", stepSendNanos);
+        linkSends(w, sendPeers, sendWrites, sendNanos, iterationNanos);
+        w.name("bytes_sent").value(bytesSent);
+        w.name("send_rate_Gbps").value(sendRateGbps());
+        w.name("rate_cap_Gbps").value(o.rate() == null ? null : o.rate().gbps());
+        w.name("bytes_received").value(bytesReceived);
+        w.name("wrong").value(wrong);
+        w.name("role").value(role);
+        w.name("error").value(error);
+        w.name("counters");
+        counters(w);
+        cases(w);
+        w.endObject();
+        return MARK + w;
+    }
+
+    /** "time_us": mean, min and max over the timed iterations, or null. */
+    private static void timeUs(JsonWriter w, long[] iterationNanos) {
         w.name("time_us");
         if (iterationNanos == null) {
             w.nullValue();
@@ -74,30 +133,24 @@ final class FabricResult {
             w.name("max").fixed(max / 1e3, 3);
             w.endObject();
         }
-        w.name("steps").value(o.pattern().steps(o.ranks()));
-        perStep(w, "step_wait_us", stepWaitNanos);
-        perStep(w, "step_send_us", stepSendNanos);
-        linkSends(w);
-        w.name("bytes_sent").value(bytesSent);
-        w.name("send_rate_Gbps").value(sendRateGbps());
-        w.name("rate_cap_Gbps").value(o.rate() == null ? null : o.rate().gbps());
-        w.name("bytes_received").value(bytesReceived);
-        w.name("wrong").value(wrong);
-        w.name("role").value(role);
-        w.name("error").value(error);
-        w.name("counters");
-        counters(w);
-        w.endObject();
-        return MARK + w;
     }
 
     /**
      * What this rank sent per second of its timed iterations, in Gb/s: bytes_sent x 8 over the sum of the iteration
-     * times (the time the driver's figures use), so that with {@code --rate} it shows the cap held; null when the
-     * rank sent nothing or has no times.
+     * times (the time the driver's figures use), so that with {@code --rate} it shows the cap held; the last case's
+     * (as the other top-level figures; each case carries its own); null when the rank sent nothing or has no times.
      */
     Double sendRateGbps() {
-        if (bytesSent == null || bytesSent == 0 || iterationNanos == null) {
+        if (!cases.isEmpty()) {
+            Case last = cases.get(cases.size() - 1);
+            return sendRateGbps(last.bytesSent(), last.iterationNanos());
+        }
+        return bytesSent == null ? null : sendRateGbps(bytesSent, iterationNanos);
+    }
+
+    /** {@code bytesSent} x 8 over the sum of {@code iterationNanos}, in Gb/s; null when nothing was sent or timed. */
+    private static Double sendRateGbps(long bytesSent, long[] iterationNanos) {
+        if (bytesSent == 0 || iterationNanos == null) {
             return null;
         }
         long sum = 0;
@@ -183,7 +236,8 @@ final class FabricResult {
     }
 
     /** "link_send": per link written on, the peer, the writes and their mean post-to-completion µs; null unknown. */
-    private void linkSends(JsonWriter w) {
+    private static void linkSends(JsonWriter w, int[] sendPeers, long[] sendWrites, long[] sendNanos,
+            long[] iterationNanos) {
         w.name("link_send");
         if (sendPeers == null || iterationNanos == null) {
             w.nullValue();
@@ -207,6 +261,34 @@ final class FabricResult {
         w.beginArray();
         for (long t : nanos) {
             w.fixed(t / 1e3 / iterationNanos.length, 3);
+        }
+        w.endArray();
+    }
+
+    /**
+     * "cases": one object per case that ran (docs/fabric-contract.md): bytes, target (incast; null otherwise), role,
+     * time_us, bytes_sent, bytes_received, wrong, link_send; the top-level fields are the last case's, bytes and
+     * #wrong the sums.
+     */
+    private void cases(JsonWriter w) {
+        w.name("cases").beginArray();
+        for (Case c : cases) {
+            w.beginObject();
+            w.name("bytes").value(c.bytes());
+            w.name("target");
+            if (c.target() < 0) {
+                w.nullValue();
+            } else {
+                w.value(c.target());
+            }
+            w.name("role").value(c.role());
+            timeUs(w, c.iterationNanos());
+            w.name("bytes_sent").value(c.bytesSent());
+            w.name("send_rate_Gbps").value(sendRateGbps(c.bytesSent(), c.iterationNanos()));
+            w.name("bytes_received").value(c.bytesReceived());
+            w.name("wrong").value(c.wrong());
+            linkSends(w, c.sendPeers(), c.sendWrites(), c.sendNanos(), c.iterationNanos());
+            w.endObject();
         }
         w.endArray();
     }

@@ -10,6 +10,7 @@ import io.rdmaffm.verbs.topology.Sysfs;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 
 /**
  * One rank of a fabric run (docs/fabric-design.md §4–§9, the worker half of docs/fabric-contract): rendezvous,
@@ -95,16 +97,17 @@ public final class FabricWorker {
             int lanes = o.threads();
             boolean ring = o.pattern().ring();
             LaneGate gate = new LaneGate(lanes, o.warmup() + o.iters() + (ring ? 1 : 0), stepNanos, client);
+            // One region and one set of QPs for the whole run, laid out for the largest size (and, rotating, for
+            // every rank's turn as the target): each case uses the start of every slot.
             region = new RankRegion(dev, plan.regionBytes);
             for (int t = 0; t < lanes; t++) {
                 eps[t] = new RdmaEndpoint(dev, region, plan.peers, hosts, stepNanos, gate);
             }
-            // Lane t of a link is written at the link's slot plus its share's offset, on both ends alike.
-            long[] share = laneShares(plan);
+            // Lane t of a link writes its share at the same offset past the link's slot at both ends (the write's
+            // own offset, so the shares may change from size to size).
             for (int t = 0; t < lanes; t++) {
                 for (int i = 0; i < plan.peers.length; i++) {
-                    client.send("QP " + eps[t].record(i, plan.laneName(i, t, lanes),
-                            plan.offsets[i] + (ring ? 0 : share[t])).line());
+                    client.send("QP " + eps[t].record(i, plan.laneName(i, t, lanes), plan.offsets[i]).line());
                 }
             }
             boolean[] have = new boolean[plan.peers.length * lanes];
@@ -119,28 +122,29 @@ public final class FabricWorker {
                 eps[lane / plan.peers.length].connect(lane % plan.peers.length, r);
             }
 
-            LaneWork[] work = new LaneWork[lanes];
-            for (int t = 0; t < lanes; t++) {
-                if (ring) {
-                    RingRank rr = new RingRank(o.rank(), o.pattern(), o.reduce(), plan.layout, region.mr().segment(),
-                            new RdmaRingLinks(eps[t]), share[t], share[t + 1] - share[t]);
-                    rr.fillInput();
-                    work[t] = rr;
-                } else {
-                    work[t] = new PeerLane(plan, eps[t], share[t], share[t + 1] - share[t],
-                            SendPacer.of(o.rate(), plan.sendsPerIteration * o.bytes()));
+            result.before = counters(dev, result.netdev);
+            RingRank[] previous = new RingRank[lanes];
+            int k = 0;
+            for (long size : o.sizes()) {
+                for (int target : o.targets()) {
+                    final RdmaEndpoint[] ends = eps;
+                    LaneWork[] work = caseWork(o, plan, size, target, region.mr().segment(),
+                            t -> new RdmaRingLinks(ends[t]), t -> ends[t], previous);
+                    // No rank starts a case before every rank has ended the one before: its writes land in slots
+                    // and outputs the others may still read.
+                    client.barrier(k == 0 ? "READY" : "CASE " + k, System.nanoTime() + stepNanos);
+                    if (k == 0) {
+                        log.println("fabric-worker rank " + o.rank() + ": go" + (lanes > 1 ? " (" + lanes
+                                + " threads)" : "") + (o.sizes().length > 1 ? ", " + o.sizes().length + " sizes" : "")
+                                + (o.targets().length > 1 ? ", each rank the target in turn" : ""));
+                    }
+                    // Ring patterns end with one untimed iteration into a poisoned output: a chunk no transfer
+                    // wrote cannot pass.
+                    long[] times = LaneThreads.run(work, gate, o.warmup(), o.iters(), ring);
+                    result.addCase(size, target, plan.forTarget(o.rank(), target).role, times, work, plan.peers, eps);
+                    k++;
                 }
             }
-            result.before = counters(dev, result.netdev);
-            client.barrier("READY", System.nanoTime() + stepNanos);
-            log.println("fabric-worker rank " + o.rank() + ": go" + (lanes > 1 ? " (" + lanes + " threads)" : ""));
-
-            // Ring patterns end with one untimed iteration into a poisoned output: a chunk no transfer wrote
-            // cannot pass.
-            long[] times = LaneThreads.run(work, gate, o.warmup(), o.iters(), ring);
-            result.linkSends(plan.peers, eps);
-            result.merge(work);
-            result.iterationNanos = times;
             client.barrier("DONE", System.nanoTime() + stepNanos);
             Thread.sleep(AFTER_MILLIS);
             result.after = counters(dev, result.netdev);
@@ -238,17 +242,54 @@ public final class FabricWorker {
     }
 
     /**
+     * The lanes of one case of the run (one size of a sweep; with a rotating incast, one target): over the links the
+     * whole run keeps, the case's shares of its size; a ring lane carries its credits over from the lane of the case
+     * before ({@code previous}, updated), since credits of that case may still be on their way.
+     *
+     * @param full      the run's plan (its links, laid out for the largest size)
+     * @param target    the incast receiver of this case, -1 for other patterns
+     * @param mem       the rank's region
+     * @param ringLinks lane t's ring links
+     * @param peerLinks lane t's links of the other patterns
+     */
+    static LaneWork[] caseWork(FabricOptions o, Plan full, long size, int target, MemorySegment mem,
+            IntFunction<RingLinks> ringLinks, IntFunction<PeerLinks> peerLinks, RingRank[] previous) {
+        FabricOptions c = o.forCase(size, target < 0 ? o.receiver() : target);
+        int lanes = o.threads();
+        LaneWork[] work = new LaneWork[lanes];
+        if (o.pattern().ring()) {
+            RingLayout layout = RingLayout.of(o.pattern(), o.ranks(), size);
+            long[] share = laneShares(true, layout.chunk() / 4, lanes);
+            for (int t = 0; t < lanes; t++) {
+                RingRank rr = new RingRank(o.rank(), o.pattern(), o.reduce(), layout, mem, ringLinks.apply(t),
+                        share[t], share[t + 1] - share[t]);
+                rr.continueFrom(previous[t]);
+                rr.fillInput();
+                previous[t] = rr;
+                work[t] = rr;
+            }
+        } else {
+            Plan p = full.forTarget(o.rank(), target);
+            long[] share = laneShares(false, c.bytes(), lanes);
+            for (int t = 0; t < lanes; t++) {
+                work[t] = new PeerLane(p, peerLinks.apply(t), share[t], share[t + 1] - share[t],
+                        SendPacer.of(o.rate(), p.sendsPerIteration * c.bytes()));
+            }
+        }
+        return work;
+    }
+
+    /**
      * Where each lane's share starts, and past the last its end (T + 1 entries): of the m bytes per link, or of a
      * ring chunk in bytes (whole float32 elements), cut as the bandwidth tools cut -q ({@link QpShares}).
      */
-    long[] laneShares(Plan plan) {
-        return laneShares(o, plan);
+    static long[] laneShares(FabricOptions o, Plan plan) {
+        boolean ring = o.pattern().ring();
+        return laneShares(ring, ring ? plan.layout.chunk() / 4 : o.bytes(), o.threads());
     }
 
-    static long[] laneShares(FabricOptions o, Plan plan) {
-        int lanes = o.threads();
-        boolean ring = o.pattern().ring();
-        long units = ring ? plan.layout.chunk() / 4 : o.bytes();
+    /** As above for {@code units} bytes or float32 elements. */
+    static long[] laneShares(boolean ring, long units, int lanes) {
         QpShares q = new QpShares((int) units, lanes);
         long[] at = new long[lanes + 1];
         for (int t = 0; t <= lanes; t++) {
@@ -269,6 +310,33 @@ public final class FabricWorker {
         String role = "member";
         long sendsPerIteration;
         long receivesPerIteration;
+        /** A rotating incast: a link to every other rank, whose roles {@link #forTarget} sets case by case. */
+        boolean rotating;
+
+        /**
+         * The plan of the case whose incast receiver is {@code target}: this plan itself unless rotating; else the
+         * same links, this rank receiving on every one when it is the target, else sending on the target's alone.
+         */
+        Plan forTarget(int rank, int target) {
+            if (!rotating) {
+                return this;
+            }
+            Plan c = new Plan();
+            c.peers = peers;
+            c.names = names;
+            c.offsets = offsets;
+            c.regionBytes = regionBytes;
+            c.sends = new boolean[peers.length];
+            c.receives = new boolean[peers.length];
+            for (int i = 0; i < peers.length; i++) {
+                c.sends[i] = rank != target && peers[i] == target;
+                c.receives[i] = rank == target;
+                c.sendsPerIteration += c.sends[i] ? 1 : 0;
+                c.receivesPerIteration += c.receives[i] ? 1 : 0;
+            }
+            c.role = rank == target ? "receiver" : "sender";
+            return c;
+        }
 
         int link(int peer, String name) {
             for (int i = 0; i < peers.length; i++) {
@@ -334,7 +402,23 @@ public final class FabricWorker {
             }
             case INCAST -> {
                 int recv = o.receiver();
-                if (r == recv) {
+                if (o.rotate()) {
+                    // Every rank the target once: a link to every other, slot i for the i-th of them.
+                    List<Integer> ps = new ArrayList<>();
+                    List<String> ns = new ArrayList<>();
+                    List<Long> offs = new ArrayList<>();
+                    for (int q = 0; q < n; q++) {
+                        if (q != r) {
+                            offs.add(ps.size() * m);
+                            ps.add(q);
+                            ns.add("pair-" + Math.min(q, r) + "-" + Math.max(q, r));
+                        }
+                    }
+                    p.links(ps, ns, offs, false, false);
+                    p.rotating = true;
+                    p.role = "member";
+                    p.regionBytes = (n - 1) * m;
+                } else if (r == recv) {
                     List<Integer> ps = new ArrayList<>();
                     List<String> ns = new ArrayList<>();
                     List<Long> offs = new ArrayList<>();

@@ -2,10 +2,10 @@ package io.rdmaffm.perftest.fabric;
 
 /**
  * One lane of incast, all-to-all or bisection: per iteration, every sending link writes this lane's share of the
- * m bytes ({@code from}, {@code bytes}: the same place at both ends, since the peer's QP record for this lane
- * already points {@code from} past its slot), then every receiving link's immediate is awaited and checked, then
- * the sends' completions; with {@code --rate}, a timed iteration is then held by the {@link SendPacer} until its
- * gap has passed.
+ * m bytes ({@code from}, {@code bytes}: the same place at both ends, {@code from} past the slot the peer's QP
+ * record points to, so that one set of QPs serves every size of a sweep), then every receiving link's immediate is
+ * awaited and checked, then the sends' completions; with {@code --rate}, a timed iteration is then held by the
+ * {@link SendPacer} until its gap has passed.
  */
 final class PeerLane implements LaneWork {
     private final FabricWorker.Plan plan;
@@ -40,7 +40,7 @@ final class PeerLane implements LaneWork {
         }
         for (int i = 0; i < plan.peers.length; i++) {
             if (plan.sends[i]) {
-                links.write(i, from, bytes, 0, seq);
+                links.write(i, from, bytes, from, seq); // the same place past the peer's slot
             }
         }
         for (int i = 0; i < plan.peers.length; i++) {

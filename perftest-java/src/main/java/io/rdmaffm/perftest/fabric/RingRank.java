@@ -100,6 +100,17 @@ final class RingRank implements LaneWork {
         return sendNanos.clone();
     }
 
+    /**
+     * Carries the reduce-scatter's step count and credits over from the lane of the case before (a sweep's last
+     * size) on the same links: that case's last credits may still be on their way, and are counted here.
+     */
+    void continueFrom(RingRank before) {
+        if (before != null) {
+            rsSteps = before.rsSteps;
+            credits = before.credits;
+        }
+    }
+
     /** (a mod N) for any int a. */
     int mod(long a) {
         return (int) Math.floorMod(a, (long) n);

@@ -71,16 +71,36 @@ class FabricCommandTest {
                 echo "$FAKE_NODE: $*" >> "@DIR@/calls.log"
                 [ "$1" = fabric-worker ] || exit 2
                 shift
-                rank=; ranks=; pattern=; bytes=1048576
+                rank=; ranks=; pattern=; bytes=1048576; sizes=; rotate=; receiver=
                 while [ $# -gt 0 ]; do
                   case "$1" in
                     --rank) rank=$2; shift 2 ;;
                     --ranks) ranks=$2; shift 2 ;;
                     --pattern) pattern=$2; shift 2 ;;
                     -s) bytes=$2; shift 2 ;;
+                    --sizes) sizes=$2; shift 2 ;;
+                    --rotate) rotate=1; shift ;;
+                    --receiver) receiver=$2; shift 2 ;;
                     *) shift ;;
                   esac
                 done
+                # A sweep or a rotating incast: one "cases" entry per size and target, the time growing with the
+                # size (1 us per KiB) and, rotating, 500 us more on the target's own turn.
+                cases=
+                if [ -n "$sizes$rotate" ]; then
+                  [ -n "$sizes" ] || sizes=$bytes
+                  targets=-1; [ -n "$receiver" ] && targets=$receiver
+                  [ -n "$rotate" ] && targets=$(seq 0 $((ranks - 1)))
+                  for s in $(echo "$sizes" | tr , ' '); do
+                    bytes=$s
+                    for t in $targets; do
+                      m=$((1000 + 100 * rank + s / 1024)); [ "$t" = "$rank" ] && m=$((m + 500))
+                      tj=$t; [ "$t" = -1 ] && tj=null
+                      cases="$cases${cases:+,}{\\"bytes\\":$s,\\"target\\":$tj,\\"role\\":\\"member\\",\\"time_us\\":{\\"mean\\":$m,\\"min\\":900,\\"max\\":2000},\\"bytes_sent\\":$s,\\"bytes_received\\":$s,\\"wrong\\":0,\\"link_send\\":null}"
+                    done
+                  done
+                  cases=",\\"cases\\":[$cases]"
+                fi
                 echo "fake fabric-worker: rank $rank of $ranks joining" >&2
                 if [ -e "@DIR@/stall-$FAKE_NODE" ]; then echo $$ >> "@DIR@/stalled.pids"; exec sleep 60; fi
                 if [ -e "@DIR@/noresult-$FAKE_NODE" ]; then
@@ -91,7 +111,7 @@ class FabricCommandTest {
                 seq=0; [ -e "@DIR@/loss-$FAKE_NODE" ] && seq=9
                 err=null; [ -e "@DIR@/peerfail" ] && err='"aborted: rank 2 never joined"'
                 echo "fake progress"
-                echo "@rdma-fabric result {\\"rank\\":$rank,\\"ranks\\":$ranks,\\"host\\":\\"$FAKE_NODE\\",\\"device\\":\\"rxe0\\",\\"port\\":1,\\"netdev\\":\\"eth0\\",\\"pattern\\":\\"$pattern\\",\\"bytes\\":$bytes,\\"iters\\":3,\\"warmup\\":2,\\"reduce\\":true,\\"time_us\\":{\\"mean\\":$mean,\\"min\\":900,\\"max\\":2000},\\"steps\\":4,\\"bytes_sent\\":16384,\\"bytes_received\\":16384,\\"wrong\\":0,\\"role\\":\\"member\\",\\"error\\":$err,\\"counters\\":{\\"before\\":{},\\"after\\":{},\\"delta\\":{\\"hw_counters/rcvd_pkts\\":50,\\"hw_counters/sent_pkts\\":52,\\"hw_counters/rcvd_seq_err\\":$seq},\\"absent\\":{\\"counters/port_xmit_wait\\":\\"no counters directory\\"}}}"
+                echo "@rdma-fabric result {\\"rank\\":$rank,\\"ranks\\":$ranks,\\"host\\":\\"$FAKE_NODE\\",\\"device\\":\\"rxe0\\",\\"port\\":1,\\"netdev\\":\\"eth0\\",\\"pattern\\":\\"$pattern\\",\\"bytes\\":$bytes,\\"iters\\":3,\\"warmup\\":2,\\"reduce\\":true,\\"time_us\\":{\\"mean\\":$mean,\\"min\\":900,\\"max\\":2000},\\"steps\\":4,\\"bytes_sent\\":16384,\\"bytes_received\\":16384,\\"wrong\\":0,\\"role\\":\\"member\\",\\"error\\":$err,\\"counters\\":{\\"before\\":{},\\"after\\":{},\\"delta\\":{\\"hw_counters/rcvd_pkts\\":50,\\"hw_counters/sent_pkts\\":52,\\"hw_counters/rcvd_seq_err\\":$seq},\\"absent\\":{\\"counters/port_xmit_wait\\":\\"no counters directory\\"}}$cases}"
                 [ -e "@DIR@/exit3-$FAKE_NODE" ] && exit 3
                 [ "$err" = null ] && exit 0
                 exit 2
@@ -116,7 +136,7 @@ class FabricCommandTest {
         assertEquals(0, r.code(), out + r.err() + c.calls());
         assertEquals("", r.err());
         // t = the slowest rank's mean, 1200 us; algbw = 12288 B / 1200 us = 0.01024 GB/s; busbw x 4/3 = 0.013653.
-        assertTrue(out.contains("        12288         3072    float     1200.00       0.0102       0.0137       0\n"),
+        assertTrue(out.contains("        12288         3072    float     1200.00       0.0102       0.0137       0            -\n"),
                 out);
         assertTrue(out.contains("# rail 0: t = slowest rank's mean (node03/rxe0)"), out);
         assertTrue(out.contains("  node02/rxe0 rank 1 member: 1100.00 us mean (min 900.00, max 2000.00), sent 16384 B,"
@@ -143,7 +163,73 @@ class FabricCommandTest {
         assertEquals(0.0, doc.get("exit_code"));
         List<String> rows = Files.readAllLines(csv);
         assertEquals(4, rows.size(), rows.toString());
-        assertEquals("allreduce,0,2,node03,rxe0,member,0,,1200,900,2000,16384,16384,0,", rows.get(3));
+        assertEquals("allreduce,0,2,node03,rxe0,12288,,member,0,,1200,900,2000,16384,16384,0,", rows.get(3));
+    }
+
+    @Test
+    void aSweepIsOneLaunchWithARowPerSizeInTheTableJsonAndCsv() throws Exception {
+        FakeCluster c = cluster();
+        Path json = dir.resolve("s.json");
+        Path csv = dir.resolve("s.csv");
+        // -b 4000 -e 20000 -f 2: 4000, 8000, 16000, each rounded down to a multiple of 4 x 3 = 12.
+        Run r = run(x -> x.runner = c.firstOnPath(), "fabric", "allreduce", "--hosts", "node01,node02,node03",
+                "--device", "rxe0", "--tool-path", worker().toString(), "--minbytes", "4000", "-e", "20000",
+                "--stepfactor", "2", "--iters", "3", "--json", json.toString(), "--csv", csv.toString());
+        String out = r.out();
+        System.out.print(out);
+        assertEquals(0, r.code(), out + r.err() + c.calls());
+        List<String> calls = c.calls();
+        assertEquals(3, calls.stream().filter(l -> l.contains(": fabric-worker ")).count(), "one launch per host");
+        assertTrue(calls.contains("node03: fabric-worker --pattern allreduce --rank 2 --ranks 3 --coordinator"
+                + " node01:18515 -d rxe0 --sizes 3996,7992,15996 --iters 3 --warmup 2 --join-timeout 30"
+                + " --step-timeout 120 --threads 1"), calls.toString());
+        // t per size = the slowest rank's (rank 2: 1200 us + 1 us per KiB).
+        assertTrue(out.contains("         3996          999    float     1203.00"), out);
+        assertTrue(out.contains("         7992         1998    float     1207.00"), out);
+        assertTrue(out.contains("        15996         3999    float     1215.00"), out);
+        assertTrue(out.contains("S = 3996..15996 B (3 sizes, -b 4000 -e 20000 -f 2) of float32 (chunk S/3), 4 steps per rank"), out);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) JsonReader.parse(Files.readString(json));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> figs = (List<Map<String, Object>>) doc.get("figures");
+        assertEquals(List.of(3996.0, 7992.0, 15996.0), figs.stream().map(f -> f.get("bytes")).toList());
+        assertEquals(7992 / 1207e3 * 4 / 3, (Double) figs.get(1).get("busbw_GBps"), 1e-12);
+        assertEquals(List.of(3996.0, 7992.0, 15996.0), ((Map<?, ?>) doc.get("plan")).get("sizes"));
+        List<String> rows = Files.readAllLines(csv);
+        assertEquals(1 + 3 * 3, rows.size(), rows.toString());
+        assertEquals("allreduce,0,2,node03,rxe0,15996,,member,0,,1215,900,2000,15996,15996,0,", rows.get(9));
+        // The report draws the document's sizes as one line of points.
+        var d = io.rdmaffm.perftest.report.model.FabricDocument.of("s.json", JsonReader.parse(Files.readString(json)));
+        assertEquals(List.of(3996L, 7992L, 15996L), d.figures().stream().map(f -> f.bytes()).toList());
+    }
+
+    @Test
+    void incastRotatesTheTargetByDefaultAndTargetFixesOne() throws Exception {
+        FakeCluster c = cluster();
+        Run r = run(x -> x.runner = c.firstOnPath(), "fabric", "incast", "--hosts", "node01,node02,node03",
+                "--device", "rxe0", "--tool-path", worker().toString(), "-s", "4096");
+        String out = r.out();
+        System.out.print(out);
+        assertEquals(0, r.code(), out + r.err());
+        assertTrue(c.calls().stream().anyMatch(l -> l.startsWith("node02: fabric-worker --pattern incast --rank 1")
+                && l.contains(" --rotate ")), c.calls().toString());
+        assertTrue(out.contains("2 senders to each host in turn"), out);
+        // A row per target, in host order; the fake's target is 500 us slower on its own turn, so t is the target's.
+        List<String> rows = out.lines().filter(l -> l.startsWith("         4096")).toList();
+        assertEquals(3, rows.size(), out);
+        for (int t = 0; t < 3; t++) {
+            assertTrue(rows.get(t).matches(" +4096 +4096 +uint8 node0" + (t + 1) + " +" + (1504 + 100 * t)
+                    + "\\.00 .*"), rows.get(t));
+        }
+        // --receiver, --target's older name, fixes the one target.
+        FakeCluster c2 = cluster();
+        Run one = run(x -> x.runner = c2.firstOnPath(), "fabric", "incast", "--hosts", "node01,node02,node03",
+                "--device", "rxe0", "--tool-path", worker().toString(), "-s", "4096", "--receiver", "node02");
+        assertEquals(0, one.code(), one.out() + one.err());
+        assertTrue(c2.calls().stream().anyMatch(l -> l.startsWith("node01: fabric-worker --pattern incast --rank 0")
+                && l.contains(" --receiver 1 ")), c2.calls().toString());
+        assertTrue(one.out().contains("2 senders to node02"), one.out());
+        assertEquals(1, one.out().lines().filter(l -> l.startsWith("         4096")).count(), one.out());
     }
 
     @Test
@@ -245,8 +331,22 @@ class FabricCommandTest {
     void badInputIsOneLineAndLaunchesNothing() {
         refused("fabric: error: -s 1000 is not a multiple of 4n = 12 (allreduce splits the float32 array into 3 equal"
                 + " chunks)", "allreduce", "--hosts", "a,b,c", "--device", "rxe0", "-s", "1000");
-        refused("fabric: error: --receiver 'zz' is not among the hosts", "incast", "--hosts", "a,b,c", "--device",
+        refused("fabric: error: --target 'zz' is not among the hosts", "incast", "--hosts", "a,b,c", "--device",
                 "rxe0", "--receiver", "zz");
+        refused("fabric: error: -b 8192 is above -e 4096 (minbytes above maxbytes)", "alltoall", "--hosts", "a,b",
+                "--device", "rxe0", "-b", "8K", "-e", "4K");
+        refused("fabric: error: -f must be a whole factor of at least 2 (nccl-tests' stepfactor), got 1", "alltoall",
+                "--hosts", "a,b", "--device", "rxe0", "-b", "8", "-e", "4K", "-f", "1");
+        refused("fabric: error: -s is one size, -b/-e/-f a sweep: give one or the other", "alltoall", "--hosts",
+                "a,b", "--device", "rxe0", "-s", "4K", "-b", "8");
+        refused("fabric: error: -b/-e: size 8 rounds to 0 for allreduce on 3 hosts (at least 4n = 12 bytes: one"
+                + " float32 element per chunk)", "allreduce", "--hosts", "a,b,c", "--device", "rxe0", "-b", "8",
+                "-e", "1K");
+        refused("fabric: error: size 2: --threads 4: each thread takes a share of the 2 bytes (-s) every link"
+                + " carries", "alltoall", "--hosts", "a,b", "--device", "rxe0", "-b", "2", "-e", "64",
+                "--threads", "4");
+        refused("fabric: error: --target 'zz' is not among the hosts", "incast", "--hosts", "a,b,c", "--device",
+                "rxe0", "--target", "zz");
         refused("fabric: error: --expect must be none, pfc or dcqcn, got 'lossy'", "incast", "--hosts", "a,b",
                 "--expect", "lossy");
         refused("fabric: error: --loss-outlier: the factor must be a number above 1, got 1.0", "allreduce", "--hosts",

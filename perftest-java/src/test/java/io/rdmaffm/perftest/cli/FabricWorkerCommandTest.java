@@ -28,6 +28,10 @@ class FabricWorkerCommandTest {
         "--pattern incast --rank 0 --ranks 3 --coordinator h:5000 --rate 10|--rate '10': give the unit",
         "--pattern allgather --rank 0 --ranks 3 --coordinator h:5000 -s 24 --rate 1G|--rate paces incast, alltoall and bisection senders, not allgather",
         "--pattern incast --rank 1 --ranks 3 --coordinator h:5000 -s 1M --rate 1K --step-timeout 30|--rate 1 Kb/s: 1 iteration of 1048576 B per sender takes at least 8388.6 s at that rate, not within --step-timeout 30 s",
+        "--pattern alltoall --rank 0 --ranks 3 --coordinator h:5000 --sizes 8,4|--sizes must ascend: 4 after 8",
+        "--pattern allreduce --rank 0 --ranks 3 --coordinator h:5000 --sizes 12,100|-s 100 is not a multiple of 4 x 3 ranks",
+        "--pattern alltoall --rank 0 --ranks 3 --coordinator h:5000 --sizes 2,64 --threads 3|--threads 3: each thread takes a share of the 2 bytes",
+        "--pattern alltoall --rank 0 --ranks 3 --coordinator h:5000 --sizes 8,4Q|--sizes: invalid size '4Q'",
     })
     void badInputIsOneLineAndExitTwo(String args, String expected) {
         StringWriter err = new StringWriter();
@@ -52,6 +56,17 @@ class FabricWorkerCommandTest {
         new picocli.CommandLine(c).parseArgs("--pattern", "alltoall", "--rank", "0", "--ranks", "2", "--coordinator",
                 "h:5000");
         assertEquals(null, c.options().rate());
+    }
+
+    @org.junit.jupiter.api.Test
+    void sizesAreASweepAndRotateMakesEveryRankTheTarget() {
+        FabricWorkerCommand c = new FabricWorkerCommand();
+        new picocli.CommandLine(c).parseArgs("--pattern", "incast", "--rank", "1", "--ranks", "3", "--coordinator",
+                "h:5000", "--sizes", "4K,8K,16K", "--rotate");
+        var o = c.options();
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new long[] {4096, 8192, 16384}, o.sizes());
+        assertEquals(16384, o.bytes(), "the region is laid out for the largest");
+        assertTrue(o.rotate());
     }
 
     @ParameterizedTest

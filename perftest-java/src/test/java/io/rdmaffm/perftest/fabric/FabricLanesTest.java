@@ -143,7 +143,7 @@ class FabricLanesTest {
                             public void write(int link, long from, long b, long to, int imm) {
                                 int q = me.peers[link];
                                 int back = plans[q].link(rank, me.names[link]);
-                                MemorySegment.copy(mem[rank], from, mem[q], plans[q].offsets[back] + share[lane] + to,
+                                MemorySegment.copy(mem[rank], from, mem[q], plans[q].offsets[back] + to,
                                         b);
                                 written[rank][lane] += b;
                                 timedWrites[rank][lane] += timing[rank][lane] ? 1 : 0;
@@ -244,6 +244,194 @@ class FabricLanesTest {
                             assertEquals((byte) (q * 37 + b * 11 + 1), one.memory()[r][(int) plan.offsets[i] + b],
                                     p.id() + " rank " + r + " slot from rank " + q + " byte " + b);
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A sweep, and a rotating incast, through the worker's own per-case code ({@link FabricWorker#caseWork}): n
+     * in-memory ranks keep one set of links (each rank's plan laid out for the largest size) and run every case in
+     * turn, meeting between cases as the worker's barrier makes them; each case's result is kept as the worker keeps
+     * it ({@link FabricResult#addCase}).
+     */
+    static FabricResult[] runCases(FabricPattern p, int n, long[] sizes, boolean rotate, int threads,
+            MemorySegment[] memOut) throws Exception {
+        FabricWorker.Plan[] plans = new FabricWorker.Plan[n];
+        FabricOptions[] os = new FabricOptions[n];
+        long max = sizes[sizes.length - 1];
+        for (int r = 0; r < n; r++) {
+            os[r] = new FabricOptions(p, r, n, "h", 1, null, 1, -1, max, ITERS, WARMUP, true, 0, 60, 10, threads,
+                    sizes, rotate, null).validate();
+            plans[r] = FabricWorker.plan(os[r]);
+        }
+        Arena arena = Arena.ofShared();
+        MemorySegment[] mem = memOut;
+        for (int r = 0; r < n; r++) {
+            mem[r] = arena.allocate(Math.max(plans[r].regionBytes, 4), 4);
+            if (!p.ring()) {
+                for (long i = 0; i < plans[r].regionBytes; i++) {
+                    mem[r].set(ValueLayout.JAVA_BYTE, i, (byte) (r * 37 + i * 11 + 1));
+                }
+            }
+        }
+        List<List<List<LinkedBlockingQueue<Integer>>>> in = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            List<List<LinkedBlockingQueue<Integer>>> lanes = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                List<LinkedBlockingQueue<Integer>> links = new ArrayList<>();
+                for (int i = 0; i < Math.max(2, plans[r].peers.length); i++) {
+                    links.add(new LinkedBlockingQueue<>());
+                }
+                lanes.add(links);
+            }
+            in.add(lanes);
+        }
+        java.util.concurrent.CyclicBarrier between = new java.util.concurrent.CyclicBarrier(n);
+        FabricResult[] results = new FabricResult[n];
+        try (ExecutorService pool = Executors.newFixedThreadPool(n)) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                int rank = r;
+                FabricWorker.Plan me = plans[r];
+                RingLinks[] ring = new RingLinks[threads];
+                PeerLinks[] peer = new PeerLinks[threads];
+                for (int t = 0; t < threads; t++) {
+                    int lane = t;
+                    int next = (r + 1) % n;
+                    int prev = (r + n - 1) % n;
+                    ring[t] = new RingLinks() {
+                        @Override
+                        public void writeNext(long from, long b, long to, int imm) {
+                            MemorySegment.copy(mem[rank], from, mem[next], to, b);
+                            in.get(next).get(lane).get(0).add(imm);
+                        }
+
+                        @Override
+                        public void signalPrev(int imm) {
+                            in.get(prev).get(lane).get(1).add(imm);
+                        }
+
+                        @Override
+                        public int awaitPrev() {
+                            return take(in.get(rank).get(lane).get(0));
+                        }
+
+                        @Override
+                        public int awaitNext() {
+                            return take(in.get(rank).get(lane).get(1));
+                        }
+
+                        @Override
+                        public void awaitSends() {
+                        }
+                    };
+                    peer[t] = new PeerLinks() {
+                        @Override
+                        public void write(int link, long from, long b, long to, int imm) {
+                            int q = me.peers[link];
+                            int back = plans[q].link(rank, me.names[link]);
+                            MemorySegment.copy(mem[rank], from, mem[q], plans[q].offsets[back] + to, b);
+                            in.get(q).get(lane).get(back).add(imm);
+                        }
+
+                        @Override
+                        public int awaitImm(int link) {
+                            return take(in.get(rank).get(lane).get(link));
+                        }
+
+                        @Override
+                        public void awaitAllSends() {
+                        }
+
+                        @Override
+                        public void timeWrites(boolean on) {
+                        }
+                    };
+                }
+                results[r] = new FabricResult(os[r], "h" + r);
+                LaneGate gate = new LaneGate(threads, WARMUP + ITERS + 1, TimeUnit.SECONDS.toNanos(10), null);
+                done.add(pool.submit(() -> {
+                    RingRank[] previous = new RingRank[threads];
+                    for (long size : sizes) {
+                        for (int target : os[rank].targets()) {
+                            LaneWork[] work = FabricWorker.caseWork(os[rank], me, size, target, mem[rank],
+                                    t -> ring[t], t -> peer[t], previous);
+                            between.await(10, TimeUnit.SECONDS);
+                            long[] times = LaneThreads.run(work, gate, WARMUP, ITERS, p.ring());
+                            results[rank].addCase(size, target, me.forTarget(rank, target).role, times, work,
+                                    me.peers, null);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        }
+        return results;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = FabricPattern.class, names = {"ALLREDUCE", "REDUCESCATTER", "ALLGATHER", "ALLTOALL"})
+    void aSweepRunsEverySizeOverOneSetOfLinksWithTheSumsRight(FabricPattern p) throws Exception {
+        int n = 3;
+        // ring: 24, 48, 96 bytes (chunks of 2, 4, 8 elements; the carried credits cross sizes); others 7, 14, 28
+        long[] sizes = p.ring() ? new long[] {24, 48, 96} : new long[] {7, 14, 28};
+        MemorySegment[] mem = new MemorySegment[n];
+        FabricResult[] res = runCases(p, n, sizes, false, 2, mem);
+        for (int r = 0; r < n; r++) {
+            assertEquals(sizes.length, res[r].cases.size(), "a case per size");
+            long total = 0;
+            for (int i = 0; i < sizes.length; i++) {
+                FabricResult.Case c = res[r].cases.get(i);
+                assertEquals(sizes[i], c.bytes());
+                assertEquals(-1, c.target());
+                assertEquals(ITERS, c.iterationNanos().length);
+                long perIteration = p.ring() ? p.steps(n) * sizes[i] / n : (n - 1) * sizes[i];
+                assertEquals(perIteration * ITERS, c.bytesSent(), p.id() + " rank " + r + " size " + sizes[i]);
+                total += c.bytesSent();
+                if (p.ring()) {
+                    assertEquals(0L, c.wrong(), p.id() + " rank " + r + " size " + sizes[i] + " #wrong");
+                }
+            }
+            assertEquals(total, res[r].bytesSent, "the run's bytes: every case's");
+            assertEquals(p.ring() ? Long.valueOf(0) : null, res[r].wrong);
+        }
+    }
+
+    @Test
+    void aRotatingIncastMakesEveryRankTheTargetOnceOverOneSetOfLinks() throws Exception {
+        int n = 3;
+        long m = 9;
+        MemorySegment[] mem = new MemorySegment[n];
+        FabricResult[] res = runCases(FabricPattern.INCAST, n, new long[] {5, m}, true, 2, mem);
+        for (int r = 0; r < n; r++) {
+            FabricWorker.Plan plan = FabricWorker.plan(new FabricOptions(FabricPattern.INCAST, r, n, "h", 1, null,
+                    1, -1, m, ITERS, WARMUP, true, 0, 60, 10, 2, new long[] {5, m}, true, null));
+            assertEquals(n - 1, plan.peers.length, "a link to every other rank");
+            assertEquals(2 * n, res[r].cases.size(), "a case per size and target");
+            for (int i = 0; i < res[r].cases.size(); i++) {
+                FabricResult.Case c = res[r].cases.get(i);
+                long size = i < n ? 5 : m;
+                assertEquals(size, c.bytes());
+                assertEquals(i % n, c.target(), "the targets in rank order, per size");
+                boolean target = c.target() == r;
+                assertEquals(target ? "receiver" : "sender", c.role());
+                assertEquals(target ? 0 : size * ITERS, c.bytesSent(), "rank " + r + " case " + i);
+                assertEquals(target ? (n - 1) * size * ITERS : 0, c.bytesReceived(), "rank " + r + " case " + i);
+            }
+            // The last case's target (rank n-1) holds every sender's bytes in its slots; the sender wrote from its
+            // own region's start, which its own turn as the target (the case before) had filled from its peers.
+            if (r == n - 1) {
+                for (int i = 0; i < plan.peers.length; i++) {
+                    int q = plan.peers[i];
+                    for (int b = 0; b < m; b++) {
+                        assertNotEquals(mem[r].get(ValueLayout.JAVA_BYTE, plan.offsets[i] + b),
+                                (byte) (r * 37 + (plan.offsets[i] + b) * 11 + 1), "slot from rank " + q
+                                + " byte " + b + " was written");
                     }
                 }
             }

@@ -234,4 +234,51 @@ class RingRankTest {
             assertTrue(waited[3] > 0.9 * 40, said.toString());
         }
     }
+
+    /**
+     * A sweep's next size carries the reduce-scatter's step count and credits over ({@link RingRank#continueFrom}):
+     * after 2 steps (g = 0, 1, which need no credit), the next size's steps g = 2, 3 each wait for the credit of
+     * g - 2, which the size before left on its way; a lane that started from 0 again would take those old credits
+     * for its own slots' and overwrite a slot the next rank may still read.
+     */
+    @Test
+    void theNextSizeOfASweepWaitsForTheCreditsTheSizeBeforeLeft() {
+        int[] creditsTaken = new int[1];
+        RingLinks links = new RingLinks() {
+            @Override
+            public void writeNext(long from, long bytes, long to, int imm) {
+            }
+
+            @Override
+            public void signalPrev(int imm) {
+            }
+
+            @Override
+            public int awaitPrev() {
+                return RingRank.imm(RingRank.RS_DATA, 0);
+            }
+
+            @Override
+            public int awaitNext() {
+                creditsTaken[0]++;
+                return RingRank.imm(RingRank.CREDIT, 0);
+            }
+
+            @Override
+            public void awaitSends() {
+            }
+        };
+        try (Arena arena = Arena.ofConfined()) {
+            RingLayout small = RingLayout.of(FabricPattern.REDUCESCATTER, 3, 12);
+            RingLayout large = RingLayout.of(FabricPattern.REDUCESCATTER, 3, 48);
+            MemorySegment mem = arena.allocate(large.total(), 4);
+            RingRank first = new RingRank(0, FabricPattern.REDUCESCATTER, true, small, mem, links);
+            first.iteration(0);
+            assertEquals(0, creditsTaken[0], "g = 0, 1: both slots free");
+            RingRank next = new RingRank(0, FabricPattern.REDUCESCATTER, true, large, mem, links);
+            next.continueFrom(first);
+            next.iteration(0);
+            assertEquals(2, creditsTaken[0], "g = 2, 3: the credits of g = 0, 1");
+        }
+    }
 }

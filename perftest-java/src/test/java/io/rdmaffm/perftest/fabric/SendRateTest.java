@@ -168,7 +168,7 @@ class SendRateTest {
     void everyTimedIterationLastsAtLeastTheGapSoTheRateHolds() {
         SendRate cap = SendRate.parse("80Mb/s"); // 20 kB per iteration: 2 ms
         FabricOptions o = new FabricOptions(FabricPattern.INCAST, 1, 3, "h", 1, null, 1, -1, 20_000, 5, 1, true,
-                0, 60, 10, 2, cap).validate();
+                0, 60, 10, 2, new long[] {20_000}, false, cap).validate();
         FabricWorker.Plan plan = FabricWorker.plan(o);
         long[] share = FabricWorker.laneShares(o, plan);
         SendPacer pacer = SendPacer.of(cap, plan.sendsPerIteration * o.bytes());
@@ -224,10 +224,11 @@ class SendRateTest {
         assertEquals("--rate 8 b/s: 1 iteration of 100 B per sender takes at least 100.0 s at that rate, not within"
                 + " --step-timeout 10 s", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new FabricOptions(FabricPattern.ALLGATHER, 0, 2, "h", 1,
-                null, 1, -1, 8, 1, 0, true, 0, 60, 10, 1, SendRate.parse("1G")).validate());
+                null, 1, -1, 8, 1, 0, true, 0, 60, 10, 1, new long[] {8}, false, SendRate.parse("1G")).validate());
     }
 
     private static FabricOptions opts(FabricPattern p, int rank, SendRate rate) {
-        return new FabricOptions(p, rank, 3, "h", 1, null, 1, -1, 100, 3, 1, true, 0, 60, 10, 1, rate).validate();
+        return new FabricOptions(p, rank, 3, "h", 1, null, 1, -1, 100, 3, 1, true, 0, 60, 10, 1, new long[] {100}, false,
+                rate).validate();
     }
 }

@@ -118,7 +118,20 @@ class FabricWorkerRdmaTest {
             SendRate rate) {
         return new FabricOptions(FabricPattern.of(pattern), rank, RANKS, "127.0.0.1", port, PerftestPeers.device(), 1,
                 Integer.parseInt(PerftestPeers.gidIndex()), bytes, iters, 1, true, 0, 120, STEP_TIMEOUT_S, threads,
-                rate).validate();
+                new long[] {bytes}, false, rate).validate();
+    }
+
+    /** A sweep ({@code sizes} in turn) and, for incast, {@code rotate}: every rank the target in turn. */
+    private static FabricOptions options(String pattern, int rank, int port, long[] sizes, int iters, boolean rotate) {
+        return options(pattern, rank, port, sizes, iters, rotate, null);
+    }
+
+    /** As above, each sender capped at {@code rate} (null: none). */
+    private static FabricOptions options(String pattern, int rank, int port, long[] sizes, int iters, boolean rotate,
+            SendRate rate) {
+        return new FabricOptions(FabricPattern.of(pattern), rank, RANKS, "127.0.0.1", port, PerftestPeers.device(), 1,
+                Integer.parseInt(PerftestPeers.gidIndex()), sizes[sizes.length - 1], iters, 1, true, 0, 120,
+                STEP_TIMEOUT_S, 1, sizes, rotate, rate).validate();
     }
 
     private static List<Rank> start(int port, String... args) throws Exception {
@@ -193,14 +206,17 @@ class FabricWorkerRdmaTest {
     void allreduceOnThreeRanks() throws Exception {
         boolean processes = Boolean.getBoolean("fabric.full");
         int port = PerftestPeers.freshPort();
-        List<Rank> procs = processes ? start(port, "--pattern", "allreduce", "-s", "12288", "--iters", "3",
-                "--warmup", "1") : List.of();
+        // A sweep as fabric -b 2K -e 8K -f 2 runs it on 3 hosts (each size rounded down to a multiple of 4 x 3): one
+        // set of QPs, a case per size, about the bytes the one 12 KiB size of before moved.
+        long[] sizes = {2040, 4092, 8184};
+        List<Rank> procs = processes ? start(port, "--pattern", "allreduce", "--sizes", "2040,4092,8184", "--iters",
+                "2", "--warmup", "1") : List.of();
         List<InProcess> threads = new ArrayList<>();
         if (processes) {
             awaitAll(procs, 240);
         } else {
             for (int r = 0; r < RANKS; r++) {
-                threads.add(InProcess.start(options("allreduce", r, port, 12288, 3)));
+                threads.add(InProcess.start(options("allreduce", r, port, sizes, 2, false)));
             }
         }
         for (int r = 0; r < RANKS; r++) {
@@ -221,24 +237,36 @@ class FabricWorkerRdmaTest {
             assertNull(res.get("error"), all);
             assertEquals(0, num(res, "wrong"), all);
             assertEquals(4, num(res, "steps"));
-            assertEquals(3L * 4 * 12288 / 3, num(res, "bytes_sent"), "3 iterations x 4 steps x one chunk");
+            List<?> cases = (List<?>) res.get("cases");
+            assertEquals(sizes.length, cases.size(), all);
+            long sent = 0;
+            for (int i = 0; i < sizes.length; i++) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> c = (Map<String, Object>) cases.get(i);
+                assertEquals(sizes[i], num(c, "bytes"));
+                assertEquals(0, num(c, "wrong"), "size " + sizes[i] + ": " + all);
+                assertEquals(2L * 4 * sizes[i] / 3, num(c, "bytes_sent"), "2 iterations x 4 steps x one chunk");
+                assertTrue(((Number) ((Map<?, ?>) c.get("time_us")).get("mean")).doubleValue() > 0, all);
+                sent += num(c, "bytes_sent");
+            }
+            assertEquals(sent, num(res, "bytes_sent"), "the run's: every size's");
             assertTrue(delta(res, "hw_counters/rcvd_pkts") > 0, all);
             assertTrue(delta(res, "hw_counters/sent_pkts") > 0, all);
-            // Per step waits and the one data link's write times (docs/fabric.md, "A slow link").
+            // Per step waits and the one data link's write times (docs/fabric.md, "A slow link"): the last size's.
             assertEquals(4, ((List<?>) res.get("step_wait_us")).size(), all);
             assertEquals(4, ((List<?>) res.get("step_send_us")).size(), all);
-            linkSends(res, List.of((r + 1) % RANKS), 3 * 4, all);
-            System.out.println("rank " + r + " time_us " + res.get("time_us") + " step_wait_us "
-                    + res.get("step_wait_us") + " link_send " + res.get("link_send"));
+            linkSends(res, List.of((r + 1) % RANKS), 2 * 4, all);
+            System.out.println("rank " + r + " cases " + res.get("cases"));
         }
         assertEquals(baseline, RdmaResources.awaitSummary(PerftestPeers.device(), baseline, 10), "rdma resources");
     }
 
     /**
-     * Incast and all-to-all with the three ranks on threads of this JVM (the process path: the all-reduce's full
-     * form). The all-to-all runs at full rate; the incast with {@code --rate} {@link #CAP} per sender, well below what
-     * Soft-RoCE carries here (the all-to-all's unpaced senders show it), so that each sender's send_rate_Gbps is the
-     * pacer's doing: at most the cap, and not far below it.
+     * Incast with every rank the target in turn (a link to every other rank, built once; 2 iterations per target) and
+     * all-to-all, the three ranks on threads of this JVM (the process path: the all-reduce's full form). The
+     * all-to-all runs at full rate; the incast with {@code --rate} {@link #CAP} per sender, well below what Soft-RoCE
+     * carries here (the all-to-all's unpaced senders show it), so that each sender's send_rate_Gbps is the pacer's
+     * doing: at most the cap, and not far below it.
      */
     @Test
     void incastAndAlltoall() throws Exception {
@@ -248,7 +276,8 @@ class FabricWorkerRdmaTest {
             SendRate cap = pattern.equals("incast") ? CAP : null;
             List<InProcess> ranks = new ArrayList<>();
             for (int r = 0; r < RANKS; r++) {
-                ranks.add(InProcess.start(options(pattern, r, port, 4096, 3, 1, cap)));
+                ranks.add(pattern.equals("incast") ? InProcess.start(options(pattern, r, port, new long[] {4096}, 2,
+                        true, cap)) : InProcess.start(options(pattern, r, port, 4096, 3)));
             }
             for (int r = 0; r < RANKS; r++) {
                 InProcess rank = ranks.get(r);
@@ -257,9 +286,23 @@ class FabricWorkerRdmaTest {
                 long received = num(res, "bytes_received");
                 long sent = num(res, "bytes_sent");
                 if (pattern.equals("incast")) {
-                    assertEquals(r == 0 ? "receiver" : "sender", res.get("role"));
-                    assertEquals(r == 0 ? 2L * 3 * 4096 : 0L, received, pattern + " rank " + r);
-                    assertEquals(r == 0 ? 0L : 3L * 4096, sent, pattern + " rank " + r);
+                    // Target once (2 senders x 2 iterations in), a sender the other two times (2 iterations out each).
+                    assertEquals("member", res.get("role"));
+                    assertEquals(2L * 2 * 4096, received, pattern + " rank " + r);
+                    assertEquals(2L * 2 * 4096, sent, pattern + " rank " + r);
+                    List<?> cases = (List<?>) res.get("cases");
+                    assertEquals(RANKS, cases.size(), rank.all());
+                    for (int t = 0; t < RANKS; t++) {
+                        Map<?, ?> c = (Map<?, ?>) cases.get(t);
+                        assertEquals(t, ((Number) c.get("target")).intValue());
+                        assertEquals(t == r ? "receiver" : "sender", c.get("role"));
+                        assertEquals(t == r ? 2L * 2 * 4096 : 0L, ((Number) c.get("bytes_received")).longValue());
+                        assertEquals(t == r ? 0L : 2L * 4096, ((Number) c.get("bytes_sent")).longValue());
+                        Object caseRate = c.get("send_rate_Gbps");
+                        assertTrue(t == r ? caseRate == null : ((Number) caseRate).doubleValue() <= CAP.gbps() * 1.01,
+                                "case " + t + " of rank " + r + ": send_rate_Gbps " + caseRate + " (cap " + CAP.gbps()
+                                        + ")");
+                    }
                 } else {
                     assertEquals(2L * 3 * 4096, received, pattern + " rank " + r);
                     assertEquals(2L * 3 * 4096, sent, pattern + " rank " + r);
@@ -267,9 +310,10 @@ class FabricWorkerRdmaTest {
                 assertNull(res.get("wrong"), "no check for " + pattern);
                 assertNull(res.get("step_wait_us"), "no ring steps in " + pattern);
                 int me = r;
-                List<Integer> peers = pattern.equals("incast") ? (r == 0 ? List.of() : List.of(0))
+                // incast: the last target's case (rank 2), written to by the others
+                List<Integer> peers = pattern.equals("incast") ? (r == RANKS - 1 ? List.of() : List.of(RANKS - 1))
                         : java.util.stream.IntStream.range(0, RANKS).filter(q -> q != me).boxed().toList();
-                linkSends(res, peers, 3, rank.all());
+                linkSends(res, peers, pattern.equals("incast") ? 2 : 3, rank.all());
                 assertTrue(delta(res, "hw_counters/rcvd_pkts") > 0, rank.all());
                 Object rate = res.get("send_rate_Gbps");
                 System.out.println(pattern + " rank " + r + " send_rate_Gbps " + rate + " rate_cap_Gbps "
@@ -278,8 +322,8 @@ class FabricWorkerRdmaTest {
                     assertNull(res.get("rate_cap_Gbps"), "no --rate");
                     double g = ((Number) rate).doubleValue();
                     fullRate = Double.isNaN(fullRate) ? g : Math.min(fullRate, g);
-                } else if (r == 0) {
-                    assertNull(rate, "the receiver sends nothing");
+                } else if (r == RANKS - 1) {
+                    assertNull(rate, "the last case's target sends nothing");
                 } else {
                     assertEquals(CAP.gbps(), ((Number) res.get("rate_cap_Gbps")).doubleValue(), 1e-12);
                     double g = ((Number) rate).doubleValue();

@@ -28,7 +28,15 @@ public final class FabricJson {
         w.name("request").beginObject()
                 .name("hosts").any(plan.hosts())
                 .name("host_source").value(plan.discovered().hosts().source())
-                .name("bytes").value(q.bytes())
+                .name("bytes").value(plan.bytes())
+                .name("sweep");
+        if (q.sweep() == null) {
+            w.nullValue();
+        } else {
+            w.beginObject().name("minbytes").value(q.sweep().min()).name("maxbytes").value(q.sweep().max())
+                    .name("stepfactor").value(q.sweep().factor()).endObject();
+        }
+        w.name("target").value(plan.rotates() ? null : q.receiver())
                 .name("iters").value(q.iters())
                 .name("warmup").value(q.warmup())
                 .name("reduce").value(q.reduce())
@@ -46,6 +54,8 @@ public final class FabricJson {
                 .name("rails").value(plan.rails())
                 .name("ranks_per_rail").value(plan.n())
                 .name("steps_per_rank").value(plan.steps())
+                .name("sizes").any(plan.sizes())
+                .name("rotates").value(plan.rotates())
                 .name("deadline_s").value(plan.deadline().toSeconds())
                 .name("notes").any(plan.notes())
                 .endObject();
@@ -55,6 +65,7 @@ public final class FabricJson {
                     .name("rail").value(f.rail())
                     .name("n").value(f.n())
                     .name("bytes").value(f.bytes())
+                    .name("target").value(f.target())
                     .name("alg_bytes").value(f.algBytes())
                     .name("time_us").value(f.timeUs())
                     .name("slowest_rank").value(f.slowest())

@@ -15,11 +15,12 @@ import java.util.Locale;
  * @param discovered the hosts and what they said about themselves
  * @param ranks      every rank, rail by rail, in host order within a rail
  * @param rails      how many rails
- * @param receiver   incast's receiving rank within each rail (the host's index)
+ * @param receiver   incast's target rank within each rail (the host's index); -1: every rank in turn
  * @param notes      what the user should know
+ * @param sizes      the sizes run in turn, ascending: {@code -s} alone, or the sweep's rounded for the pattern
  */
 public record FabricPlan(FabricRequest request, DiscoveredHosts discovered, List<Rank> ranks, int rails,
-        int receiver, List<String> notes) {
+        int receiver, List<String> notes, List<Long> sizes) {
 
     /** Grace after the workers' own bounds before the driver stops what still runs. */
     static final Duration GRACE = Duration.ofSeconds(15);
@@ -28,6 +29,62 @@ public record FabricPlan(FabricRequest request, DiscoveredHosts discovered, List
     public FabricPlan {
         ranks = List.copyOf(ranks);
         notes = List.copyOf(notes);
+        sizes = List.copyOf(sizes);
+    }
+
+    /** The largest size: what every worker lays its region out for. */
+    public long bytes() {
+        return sizes.getLast();
+    }
+
+    /** Whether every host is incast's target in turn (no {@code --target}). */
+    public boolean rotates() {
+        return request.pattern() == Pattern.INCAST && receiver < 0;
+    }
+
+    /** Incast's targets in the order they run (every rank, or the one); -1 alone for the other patterns. */
+    public List<Integer> targets() {
+        if (request.pattern() != Pattern.INCAST) {
+            return List.of(-1);
+        }
+        if (!rotates()) {
+            return List.of(receiver);
+        }
+        List<Integer> t = new ArrayList<>();
+        for (int i = 0; i < n(); i++) {
+            t.add(i);
+        }
+        return t;
+    }
+
+    /** Whether rank {@code rank} is incast's target in some case (every rank when rotating). */
+    public boolean receives(int rank) {
+        return rotates() || rank == receiver;
+    }
+
+    /** Whether rank {@code rank} sends in some case of an incast (every rank when rotating). */
+    public boolean sends(int rank) {
+        return rotates() || rank != receiver;
+    }
+
+    /** The cases every worker runs, in order: each size, and per size each incast target. */
+    public List<Case> cases() {
+        List<Case> c = new ArrayList<>();
+        for (long s : sizes) {
+            for (int t : targets()) {
+                c.add(new Case(s, t));
+            }
+        }
+        return c;
+    }
+
+    /**
+     * One case of the run: a size, and incast's target rank (-1 for the other patterns).
+     *
+     * @param bytes  the size
+     * @param target the target rank, or -1
+     */
+    public record Case(long bytes, int target) {
     }
 
     /**
@@ -79,12 +136,18 @@ public record FabricPlan(FabricRequest request, DiscoveredHosts discovered, List
             a.add("-d");
             a.add(r.device());
         }
-        a.addAll(List.of("-s", Long.toString(o.bytes()), "--iters", Integer.toString(o.iters()), "--warmup",
-                Integer.toString(o.warmup())));
+        if (sizes.size() == 1) {
+            a.addAll(List.of("-s", Long.toString(bytes())));
+        } else {
+            a.addAll(List.of("--sizes", String.join(",", sizes.stream().map(String::valueOf).toList())));
+        }
+        a.addAll(List.of("--iters", Integer.toString(o.iters()), "--warmup", Integer.toString(o.warmup())));
         if (!o.reduce()) {
             a.add("--no-reduce");
         }
-        if (o.pattern() == Pattern.INCAST) {
+        if (rotates()) {
+            a.add("--rotate");
+        } else if (o.pattern() == Pattern.INCAST) {
             a.add("--receiver");
             a.add(Integer.toString(receiver));
         }
@@ -99,11 +162,12 @@ public record FabricPlan(FabricRequest request, DiscoveredHosts discovered, List
 
     /**
      * How long the driver waits for every result before it stops the workers still running: ssh's connect, the
-     * join timeout, the test timeout (which bounds the pattern and each of its steps), and a grace.
+     * join timeout, the test timeout per case (it bounds a case and each of its steps; a sweep or a rotating incast
+     * runs several), and a grace.
      */
     public Duration deadline() {
         return Duration.ofSeconds(request.hosts().connectTimeoutSeconds()).plus(request.hosts().listenTimeout())
-                .plus(request.hosts().testTimeout()).plus(GRACE);
+                .plus(request.hosts().testTimeout().multipliedBy(cases().size())).plus(GRACE);
     }
 
     /** Steps per rank in the pattern (the contract's {@code steps}). */
@@ -121,13 +185,17 @@ public record FabricPlan(FabricRequest request, DiscoveredHosts discovered, List
         StringBuilder b = new StringBuilder();
         b.append(o.pattern().cli()).append(" over ").append(n()).append(" hosts x ").append(rails)
                 .append(rails == 1 ? " rail" : " rails").append(" = ").append(ranks.size()).append(" ranks, all at once; ");
+        String sweep = sizes.size() == 1 ? bytes() + " B" : sizes.getFirst() + ".." + bytes() + " B (" + sizes.size()
+                + " sizes, " + o.sweep().cli() + ")";
         if (o.pattern().ring()) {
-            b.append("S = ").append(o.bytes()).append(" B of float32 (chunk ").append(o.bytes() / n()).append(" B), ")
+            b.append("S = ").append(sweep).append(" of float32 (chunk ").append(sizes.size() == 1 ? bytes() / n()
+                    + " B" : "S/" + n()).append("), ")
                     .append(steps()).append(" steps per rank");
         } else {
-            b.append("m = ").append(o.bytes()).append(" B per peer");
+            b.append("m = ").append(sweep).append(" per peer");
             if (o.pattern() == Pattern.INCAST) {
-                b.append(", ").append(senders()).append(" senders to ").append(hosts().get(receiver));
+                b.append(", ").append(senders()).append(" senders to ").append(rotates() ? "each host in turn"
+                        : hosts().get(receiver));
             }
             if (o.pattern() == Pattern.BISECTION && n() % 2 == 1) {
                 b.append(", ").append(hosts().get(n() - 1)).append(" idle (odd host count)");

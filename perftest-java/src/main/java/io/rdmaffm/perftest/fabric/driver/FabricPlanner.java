@@ -72,9 +72,9 @@ public final class FabricPlanner {
                 ranks.add(new FabricPlan.Rank(rail, i, h, defaultDevice ? null : rails.devices().get(h).get(rail)));
             }
         }
-        int receiver = o.receiver() == null ? 0 : names.indexOf(o.receiver());
+        int receiver = o.receiver() == null ? -1 : names.indexOf(o.receiver());
         checkPortRates(o, found, ranks, receiver);
-        return new FabricPlan(o, found, ranks, railCount, receiver, notes);
+        return new FabricPlan(o, found, ranks, railCount, receiver, notes, sizes(o, names.size()));
     }
 
     /**
@@ -135,7 +135,7 @@ public final class FabricPlanner {
             throw new MatrixInputException("invalid --port " + o.port());
         }
         if (o.receiver() != null && o.pattern() != Pattern.INCAST) {
-            throw new MatrixInputException("--receiver is for incast only");
+            throw new MatrixInputException("--target is for incast only");
         }
     }
 
@@ -146,14 +146,26 @@ public final class FabricPlanner {
             throw new MatrixInputException("fabric " + p.cli() + " needs at least " + p.minRanks() + " hosts, got "
                     + n);
         }
-        if (p.ring() && o.bytes() % (4L * n) != 0) {
+        if (o.sweep() == null && p.ring() && o.bytes() % (4L * n) != 0) {
             throw new MatrixInputException("-s " + o.bytes() + " is not a multiple of 4n = " + 4L * n + " (" + p.cli()
                     + " splits the float32 array into " + n + " equal chunks)");
         }
-        // The workers' own rule (each thread a share of every link's bytes), checked here before any is launched.
-        String threads = FabricOptions.threadsProblem(p.ring(), n, o.bytes(), o.threads());
-        if (threads != null) {
-            throw new MatrixInputException(threads);
+        for (long s : sizes(o, n)) {
+            if (!p.ring() && s > Integer.MAX_VALUE) {
+                throw new MatrixInputException("size " + s + " is above 2^31 - 1 (one RDMA write per peer)");
+            }
+            // The workers' own rule (each thread a share of every link's bytes), checked here before any is launched.
+            String threads = FabricOptions.threadsProblem(p.ring(), n, s, o.threads());
+            if (threads != null) {
+                throw new MatrixInputException(o.sweep() == null ? threads : "size " + s + ": " + threads);
+            }
+            // The workers' own rule (a ring takes no cap; each case's paced iterations fit the driver's time for a
+            // case, --test-timeout), before any is launched.
+            String rate = FabricOptions.rateProblem(FabricPattern.of(p.cli()), n, s, o.iters(), o.rate(),
+                    o.hosts().testTimeout().toNanos(), "--test-timeout");
+            if (rate != null) {
+                throw new MatrixInputException(o.sweep() == null ? rate : "size " + s + ": " + rate);
+            }
         }
         // A float32 sum of n inputs below 251 stays exact only while 250·n < 2^24 (docs/fabric-design.md §5).
         if (p == Pattern.ALLREDUCE || p == Pattern.REDUCESCATTER) {
@@ -161,15 +173,14 @@ public final class FabricPlanner {
                 throw new MatrixInputException(n + " hosts: the check's float32 sums would no longer be exact");
             }
         }
-        // The workers' own rule (a ring takes no cap; the paced iterations fit their time), before any is launched.
-        String rate = FabricOptions.rateProblem(FabricPattern.of(p.cli()), n, o.bytes(), o.iters(), o.rate(),
-                o.hosts().testTimeout().toNanos(), "--test-timeout");
-        if (rate != null) {
-            throw new MatrixInputException(rate);
-        }
         if (o.receiver() != null && !names.contains(o.receiver())) {
-            throw new MatrixInputException("--receiver '" + Names.printable(o.receiver())
+            throw new MatrixInputException("--target '" + Names.printable(o.receiver())
                     + "' is not among the hosts");
         }
+    }
+
+    /** The sizes the workers run in turn: {@code -s} alone, or the sweep's rounded for the pattern on n hosts. */
+    static List<Long> sizes(FabricRequest o, int n) {
+        return o.sweep() == null ? List.of(o.bytes()) : o.sweep().sizes(o.pattern(), n);
     }
 }

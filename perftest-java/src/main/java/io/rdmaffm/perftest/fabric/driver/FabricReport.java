@@ -20,23 +20,38 @@ public final class FabricReport {
         FabricPlan plan = o.plan();
         Pattern p = plan.request().pattern();
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "#%12s %12s %8s %11s %12s %12s %7s%n", "size", "count", "type",
-                "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong"));
+        boolean incast = p == Pattern.INCAST;
+        // nccl-tests' columns (its "root" is incast's target here, by host), then the expected busbw of the rail.
+        b.append(String.format(Locale.ROOT, "#%12s %12s %8s%s %11s %12s %12s %7s %12s%n", "size", "count", "type",
+                incast ? String.format(Locale.ROOT, " %-16s", "target") : "", "time(us)", "algbw(GB/s)",
+                "busbw(GB/s)", "#wrong", "exp.busbw"));
+        int rail = -1;
         for (RailFigures f : o.figures()) {
-            if (plan.rails() > 1) {
+            if (plan.rails() > 1 && f.rail() != rail) {
                 b.append("# rail ").append(f.rail()).append('\n');
             }
+            rail = f.rail();
             long count = p.ring() ? f.bytes() / 4 : f.bytes();
-            b.append(String.format(Locale.ROOT, " %12d %12d %8s %11s %12s %12s %7s%n", f.bytes(), count,
-                    p.ring() ? "float" : "uint8", num(f.timeUs(), 2), bw(f.algbwGBps()), bw(f.busbwGBps()),
-                    f.wrong() == null ? (p.ring() ? "?" : "n/a") : Long.toString(f.wrong())));
+            b.append(String.format(Locale.ROOT, " %12d %12d %8s%s %11s %12s %12s %7s %12s%n", f.bytes(), count,
+                    p.ring() ? "float" : "uint8", incast ? String.format(Locale.ROOT, " %-16s",
+                            Names.printable(f.target(), 16)) : "", num(f.timeUs(), 2), bw(f.algbwGBps()),
+                    bw(f.busbwGBps()), f.wrong() == null ? (p.ring() ? "?" : "n/a") : Long.toString(f.wrong()),
+                    bw(f.expectedGBps())));
         }
+        rail = -1;
         for (RailFigures f : o.figures()) {
+            if (f.rail() == rail) {
+                continue; // once per rail: the same for every size and target
+            }
+            rail = f.rail();
             b.append(String.format(Locale.ROOT, "# rail %d: t = slowest rank's mean (%s); %s; busbw = algbw x %s"
-                    + " = %.4f (n = %d); expected busbw %s%n", f.rail(), f.slowest() == null ? "-" : f.slowest(),
-                    p.algBytesText(), p.busFactorText(), f.factor(), f.n(), f.expectedGBps() == null
-                            ? f.expectedFrom() : String.format(Locale.ROOT, "%.3f GB/s (%s)", f.expectedGBps(),
-                            f.expectedFrom())));
+                    + " = %.4f (n = %d); expected busbw %s%n", f.rail(), slowest(o, rail), p.algBytesText(),
+                    p.busFactorText(), f.factor(), f.n(), f.expectedGBps() == null ? f.expectedFrom()
+                            : String.format(Locale.ROOT, "%.3f GB/s (%s)", f.expectedGBps(), f.expectedFrom())));
+        }
+        if (o.figures().size() > plan.rails()) {
+            b.append("# one launch: every rank ran the rows in this order over the same QPs; counters are read before"
+                    + " the first row and after the last\n");
         }
         b.append('\n');
         for (RankResult r : o.ranks()) {
@@ -84,6 +99,14 @@ public final class FabricReport {
         return b.toString();
     }
 
+    /** The slowest rank of the rail's rows, or those of each row when they differ. */
+    private static String slowest(FabricOutcome o, int rail) {
+        List<String> s = o.figures().stream().filter(f -> f.rail() == rail).map(f -> f.slowest() == null ? "-"
+                : f.slowest()).distinct().toList();
+        return s.size() == 1 ? s.getFirst() : "per row: " + String.join(", ", o.figures().stream()
+                .filter(f -> f.rail() == rail).map(f -> f.slowest() == null ? "-" : f.slowest()).toList());
+    }
+
     private static String rankLine(RankResult r) {
         String who = r.rank().where() + " rank " + r.rank().rank();
         if (r.result() == null) {
@@ -114,21 +137,29 @@ public final class FabricReport {
         return b.toString();
     }
 
-    /** CSV, one row per rank. */
+    /** CSV, one row per rank and case (size; incast: target), in the order the cases ran. */
     public static void csv(FabricOutcome o, Appendable out) throws IOException {
-        out.append("pattern,rail,rank,host,device,role,exit_code,failure,time_us_mean,time_us_min,time_us_max,"
-                + "bytes_sent,bytes_received,wrong,error\n");
+        FabricPlan plan = o.plan();
+        out.append("pattern,rail,rank,host,device,bytes,target,role,exit_code,failure,time_us_mean,time_us_min,"
+                + "time_us_max,bytes_sent,bytes_received,wrong,error\n");
         for (RankResult r : o.ranks()) {
-            Map<String, Object> t = r.result() == null ? Map.of() : Fields.map(r.result().get("time_us"));
-            List<String> row = List.of(o.plan().request().pattern().cli(), Integer.toString(r.rank().rail()),
-                    Integer.toString(r.rank().rank()), r.rank().host(), r.rank().device() == null ? ""
-                            : r.rank().device(), r.role() == null ? "" : r.role(), Integer.toString(r.exitCode()),
-                    r.failure() == null ? "" : r.failure().kind().name(), csvNum(Fields.number(t.get("mean"))),
-                    csvNum(Fields.number(t.get("min"))), csvNum(Fields.number(t.get("max"))),
-                    csvNum(r.number("bytes_sent")), csvNum(r.number("bytes_received")), csvNum(r.number("wrong")),
-                    r.failure() == null ? "" : r.failure().message());
-            List<String> cells = row.stream().map(FabricReport::cell).toList();
-            out.append(String.join(",", cells)).append('\n');
+            for (FabricPlan.Case c : plan.cases()) {
+                Map<String, Object> k = r.caseResult(c.bytes(), c.target());
+                Map<String, Object> t = k == null ? Map.of() : Fields.map(k.get("time_us"));
+                String role = k != null && k.get("role") instanceof String x ? x : r.role();
+                List<String> row = List.of(plan.request().pattern().cli(), Integer.toString(r.rank().rail()),
+                        Integer.toString(r.rank().rank()), r.rank().host(), r.rank().device() == null ? ""
+                                : r.rank().device(), Long.toString(c.bytes()), c.target() < 0 ? ""
+                                : plan.hosts().get(c.target()), role == null ? "" : role,
+                        Integer.toString(r.exitCode()), r.failure() == null ? "" : r.failure().kind().name(),
+                        csvNum(Fields.number(t.get("mean"))), csvNum(Fields.number(t.get("min"))),
+                        csvNum(Fields.number(t.get("max"))), csvNum(k == null ? null : Fields.number(k.get(
+                                "bytes_sent"))), csvNum(k == null ? null : Fields.number(k.get("bytes_received"))),
+                        csvNum(k == null ? null : Fields.number(k.get("wrong"))),
+                        r.failure() == null ? "" : r.failure().message());
+                List<String> cells = row.stream().map(FabricReport::cell).toList();
+                out.append(String.join(",", cells)).append('\n');
+            }
         }
     }
 

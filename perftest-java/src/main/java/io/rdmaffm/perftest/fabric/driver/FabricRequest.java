@@ -18,7 +18,8 @@ import java.nio.file.Path;
  * @param iters      timed iterations
  * @param warmup     untimed iterations before them
  * @param reduce     false with {@code --no-reduce}: data movement alone
- * @param receiver   incast's receiving host ({@code --receiver}), null for the first host
+ * @param receiver   incast's target host ({@code --target}, {@code --receiver} before it), null for every host
+ *                   in turn
  * @param threads    {@code --threads} per worker
  * @param expect     what the fabric is set up to do under congestion
  * @param priority   the lossless priority whose pause and discard counters are judged, null for none
@@ -29,10 +30,11 @@ import java.nio.file.Path;
  * @param csv        the CSV to write, or null
  * @param port       the coordinator's TCP port (rail i uses port + i)
  * @param rate       {@code --rate}: each sender's cap, null for none
+ * @param sweep      {@code -b/-e/-f}: sizes in turn instead of {@code -s} alone; null without
  */
 public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, int iters, int warmup, boolean reduce,
         String receiver, int threads, Expect expect, Integer priority, double minPercent, double slowLinkFactor,
-        LossOutliers.Rule lossOutliers, Path json, Path csv, int port, SendRate rate) {
+        LossOutliers.Rule lossOutliers, Path json, Path csv, int port, SendRate rate, Sweep sweep) {
 
     /** @return a builder holding the command's defaults (the worker's, docs/fabric-contract) */
     public static Builder builder() {
@@ -59,6 +61,7 @@ public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, in
         public Path csv;
         public int port = 18515;
         public SendRate rate;
+        public Sweep sweep;
 
         private Builder() {
         }
@@ -67,7 +70,7 @@ public record FabricRequest(MatrixRequest hosts, Pattern pattern, long bytes, in
         public FabricRequest build() {
             hosts.basePort = port;
             return new FabricRequest(hosts.build(), pattern, bytes, iters, warmup, reduce, receiver, threads, expect,
-                    priority, minPercent, slowLinkFactor, lossOutliers, json, csv, port, rate);
+                    priority, minPercent, slowLinkFactor, lossOutliers, json, csv, port, rate, sweep);
         }
     }
 }

@@ -32,7 +32,9 @@ public final class FabricVerdicts {
             int r = rail;
             List<RankResult> of = ranks.stream().filter(x -> x.rank().rail() == r)
                     .sorted(java.util.Comparator.comparingInt(x -> x.rank().rank())).toList();
-            figures.add(figures(plan, of));
+            for (FabricPlan.Case c : plan.cases()) {
+                figures.add(figures(plan, of, c));
+            }
             links.add(SlowLinks.figures(plan, of));
         }
         List<Verdict> v = new ArrayList<>();
@@ -50,11 +52,16 @@ public final class FabricVerdicts {
         return new FabricOutcome(plan, ranks, figures, links.stream().flatMap(List::stream).toList(), v, localize);
     }
 
-    /** One rail's figures (§5). */
+    /** One rail's figures (§5) for the run's one case (a single size, one target). */
     static RailFigures figures(FabricPlan plan, List<RankResult> rail) {
+        return figures(plan, rail, plan.cases().getFirst());
+    }
+
+    /** One rail's figures (§5) for one case: every rank's entry for that size and target. */
+    static RailFigures figures(FabricPlan plan, List<RankResult> rail, FabricPlan.Case c) {
         FabricRequest o = plan.request();
         int n = plan.n();
-        double s = o.pattern().algBytes(o.bytes(), n, plan.senders());
+        double s = o.pattern().algBytes(c.bytes(), n, plan.senders());
         double factor = o.pattern().busFactor(n);
         Double t = null;
         String slowest = null;
@@ -62,7 +69,8 @@ public final class FabricVerdicts {
         long wrong = 0;
         boolean wrongKnown = o.pattern().ring();
         for (RankResult r : rail) {
-            Double mean = r.meanUs();
+            Map<String, Object> k = r.caseResult(c.bytes(), c.target());
+            Double mean = k == null ? null : Fields.number(Fields.path(k, "time_us", "mean"));
             boolean idle = "idle".equals(r.role());
             if (!r.ok() || (mean == null && !idle)) {
                 complete = false;
@@ -70,7 +78,7 @@ public final class FabricVerdicts {
                 t = mean;
                 slowest = r.rank().where();
             }
-            Double w = r.number("wrong");
+            Double w = k == null ? null : Fields.number(k.get("wrong"));
             if (w == null) {
                 wrongKnown = false;
             } else {
@@ -110,8 +118,9 @@ public final class FabricVerdicts {
             from = "unknown: no expected rate for " + String.join(", ", unknown)
                     + (plan.discovered().answers().isEmpty() ? " (hosts not asked: --device given)" : "");
         }
-        return new RailFigures(rail.isEmpty() ? 0 : rail.getFirst().rank().rail(), n, o.bytes(), s, t, slowest,
-                alg, factor, bus, wrongKnown ? wrong : null, expected, from);
+        return new RailFigures(rail.isEmpty() ? 0 : rail.getFirst().rank().rail(), n, c.bytes(), s, t, slowest,
+                alg, factor, bus, wrongKnown ? wrong : null, expected, from, c.target() < 0 ? null
+                : plan.hosts().get(c.target()));
     }
 
     /**
@@ -247,10 +256,11 @@ public final class FabricVerdicts {
             }
             return;
         }
-        List<RankResult> senders = ranks.stream().filter(r -> r.result() != null && r.rank().rank() != plan.receiver())
+        // Rotating, every host is a target once and a sender the other times: the counters span the whole run.
+        List<RankResult> senders = ranks.stream().filter(r -> r.result() != null && plan.sends(r.rank().rank()))
                 .toList();
         List<RankResult> receivers = ranks.stream().filter(r -> r.result() != null
-                && r.rank().rank() == plan.receiver()).toList();
+                && plan.receives(r.rank().rank())).toList();
         if (o.expect() == Expect.PFC) {
             if (prio == null) {
                 v.add(new Verdict(Verdict.Level.NOT_JUDGED, "pfc", null, "not judged: incast --expect pfc needs"
@@ -330,12 +340,18 @@ public final class FabricVerdicts {
             }
             double pct = 100 * f.busbwGBps() / f.expectedGBps();
             String host = f.slowest().contains("/") ? f.slowest().substring(0, f.slowest().indexOf('/')) : f.slowest();
-            String text = String.format(Locale.ROOT, "rail %d: busbw %.3f GB/s is %.1f%% of the expected %.3f GB/s"
-                    + " (--min-percent %s); slowest rank %s", f.rail(), f.busbwGBps(), pct, f.expectedGBps(),
-                    trim(min), f.slowest());
+            String text = String.format(Locale.ROOT, "rail %d%s: busbw %.3f GB/s is %.1f%% of the expected %.3f"
+                    + " GB/s (--min-percent %s); slowest rank %s", f.rail(), caseText(plan, f), f.busbwGBps(), pct,
+                    f.expectedGBps(), trim(min), f.slowest());
             v.add(new Verdict(pct < min ? Verdict.Level.FLAGGED : Verdict.Level.OK, "busbw", pct < min ? host : null,
                     text));
         }
+    }
+
+    /** ", size S" when the run has several sizes, ", target HOST" for incast; "" for one size of another pattern. */
+    static String caseText(FabricPlan plan, RailFigures f) {
+        return (plan.sizes().size() > 1 ? ", size " + f.bytes() : "") + (f.target() == null ? ""
+                : ", target " + Names.printable(f.target()));
     }
 
     /** The matrix run that would localize what is wrong: the hosts named and their ring neighbours. */

@@ -1,7 +1,7 @@
 package io.rdmaffm.perftest.fabric.driver;
 
 /**
- * One rail's figures, docs/fabric-design.md §5: t the slowest rank's mean time per iteration, algbw = S/t, busbw =
+ * One rail's figures for one case of the run (a size; with incast, a target), docs/fabric-design.md §5: t the slowest rank's mean time per iteration, algbw = S/t, busbw =
  * algbw × nccl-tests' factor. Every figure is null when a rank of the rail gave no time (a figure from part of a
  * collective would be a wrong one).
  *
@@ -18,7 +18,9 @@ package io.rdmaffm.perftest.fabric.driver;
  * @param expectedGBps  the busbw one link should carry: the slowest NIC's expected rate (port rate capped by
  *                      PCIe, from each host's doctor) / 8; null when a rank's rate is unknown
  * @param expectedFrom  where the expectation came from, or why there is none
+ * @param target        incast: the target host of this row (each host in turn unless {@code --target}); else null
  */
 public record RailFigures(int rail, int n, long bytes, double algBytes, Double timeUs, String slowest,
-        Double algbwGBps, double factor, Double busbwGBps, Long wrong, Double expectedGBps, String expectedFrom) {
+        Double algbwGBps, double factor, Double busbwGBps, Long wrong, Double expectedGBps, String expectedFrom,
+        String target) {
 }

@@ -1,6 +1,7 @@
 package io.rdmaffm.perftest.fabric.driver;
 
 import io.rdmaffm.perftest.cluster.Failure;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,6 +35,32 @@ public record RankResult(FabricPlan.Rank rank, int exitCode, Map<String, Object>
     /** The result's role ("sender", "receiver", "idle", "member"), or null. */
     public String role() {
         return result == null || !(result.get("role") instanceof String s) ? null : s;
+    }
+
+    /**
+     * This rank's entry for one case of the run (its {@code cases}: bytes, target, role, time_us, bytes_sent,
+     * bytes_received, wrong, link_send), or null when it has none; a result from before sweeps (no {@code cases})
+     * stands for its one case, its own {@code bytes}.
+     *
+     * @param target incast's target rank, -1 for the other patterns
+     */
+    public Map<String, Object> caseResult(long bytes, int target) {
+        if (result == null) {
+            return null;
+        }
+        if (!(result.get("cases") instanceof List<?> cs)) {
+            Double b = number("bytes");
+            return b != null && b.longValue() == bytes ? result : null;
+        }
+        for (Object o : cs) {
+            Map<String, Object> c = Fields.map(o);
+            Double b = Fields.number(c.get("bytes"));
+            Double t = Fields.number(c.get("target"));
+            if (b != null && b.longValue() == bytes && (t == null ? target < 0 : t.intValue() == target)) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** The counter deltas of the result (name → value or null), or an empty map. */

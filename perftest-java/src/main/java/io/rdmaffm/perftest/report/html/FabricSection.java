@@ -10,7 +10,7 @@ import java.util.TreeSet;
 
 /**
  * Fabric documents ({@code fabric --json}) in the report: busbw against size, one series per pattern and rail
- * (one point per document: a fabric run has one size, a sweep is several runs), the expected busbw as a reference
+ * (a point per size: a sweep's document draws a line, single-size documents of the same pattern join theirs), the expected busbw as a reference
  * line, then per document a table of the counters that moved on each host and its verdicts.
  */
 public final class FabricSection {
@@ -33,7 +33,9 @@ public final class FabricSection {
                 if (f.busbwGBps() == null) {
                     continue;
                 }
-                String label = d.pattern() + (hasRails(docs) ? " rail " + f.rail() : "");
+                // A sweep's sizes are one series (a line); a rotating incast's targets each their own.
+                String label = d.pattern() + (hasRails(docs) ? " rail " + f.rail() : "") + (f.target() == null ? ""
+                        : " to " + f.target());
                 bySeries.computeIfAbsent(label, k -> new ArrayList<>()).add(new SvgPlot.Point(f.bytes(),
                         f.busbwGBps(), false, String.format(Locale.ROOT, "%s %d B: busbw %s GB/s, algbw %s GB/s, "
                                 + "t %s us (%s)", label, f.bytes(), Html.figure(f.busbwGBps()),

@@ -12,7 +12,7 @@ import java.util.TreeMap;
  *
  * @param source  the file
  * @param pattern allreduce, incast, ...
- * @param figures one per rail
+ * @param figures one per rail and case (size; incast: target)
  * @param verdicts every verdict, in the document's order
  * @param ranks   every rank
  */
@@ -21,9 +21,14 @@ public record FabricDocument(String source, String pattern, List<Figure> figures
     /** The schema this project writes; documents from before it have {@code "command": "fabric"} alone. */
     public static final String SCHEMA_PREFIX = "rdma-ffm.fabric/";
 
-    /** One rail's figures; null where the run gave none. */
+    /**
+     * One rail's figures for one size (a sweep has one per size; incast one per target and size); null where the
+     * run gave none.
+     *
+     * @param target incast's target host, or null (other patterns, documents from before rotation)
+     */
     public record Figure(int rail, long bytes, Double timeUs, Double algbwGBps, Double busbwGBps, Double expectedGBps,
-            Long wrong) {
+            Long wrong, String target) {
     }
 
     /** One verdict. */
@@ -67,7 +72,8 @@ public record FabricDocument(String source, String pattern, List<Figure> figures
                 Double wrong = number(f.get("wrong"));
                 figures.add(new Figure(integer(f.get("rail")), number(f.get("bytes")).longValue(),
                         number(f.get("time_us")), number(f.get("algbw_GBps")), number(f.get("busbw_GBps")),
-                        number(f.get("expected_busbw_GBps")), wrong == null ? null : wrong.longValue()));
+                        number(f.get("expected_busbw_GBps")), wrong == null ? null : wrong.longValue(),
+                        f.get("target") instanceof String t ? t : null));
             }
         }
         List<Verdict> verdicts = new ArrayList<>();

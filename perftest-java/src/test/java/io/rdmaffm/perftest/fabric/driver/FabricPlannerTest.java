@@ -111,11 +111,11 @@ class FabricPlannerTest {
                     b.pattern = Pattern.ALLGATHER;
                     b.bytes = 1000;
                 }));
-        assertEquals("--receiver 'zz' is not among the hosts", refused("a,b,c", b -> {
+        assertEquals("--target 'zz' is not among the hosts", refused("a,b,c", b -> {
             b.pattern = Pattern.INCAST;
             b.receiver = "zz";
         }));
-        assertEquals("--receiver is for incast only", refused("a,b,c", b -> {
+        assertEquals("--target is for incast only", refused("a,b,c", b -> {
             b.pattern = Pattern.ALLTOALL;
             b.receiver = "a";
         }));
@@ -156,5 +156,59 @@ class FabricPlannerTest {
         return assertThrows(MatrixInputException.class, () -> FabricPlanner.hosts(o, command -> {
             throw new java.io.IOException("runs nothing");
         })).getMessage();
+    }
+
+    private static FabricRequest req(String hosts, java.util.function.Consumer<FabricRequest.Builder> options) {
+        FabricRequest.Builder b = FabricRequest.builder();
+        b.hosts.hosts = hosts;
+        options.accept(b);
+        return b.build();
+    }
+
+    private static io.rdmaffm.perftest.cluster.DiscoveredHosts found(String hosts) {
+        return io.rdmaffm.perftest.cluster.DiscoveredHosts.notAsked(io.rdmaffm.perftest.cluster.HostInput.fromList(
+                hosts));
+    }
+
+    @Test
+    void aSweepIsNcclTestsSizesRoundedForThePattern() {
+        Sweep s = new Sweep(8, 1 << 10, 4);
+        assertEquals(java.util.List.of(8L, 32L, 128L, 512L), s.raw(), "from -b, times -f, not above -e");
+        assertEquals(java.util.List.of(8L, 32L, 128L, 512L), s.sizes(Pattern.ALLTOALL, 3), "bytes per peer: as is");
+        // allreduce on 3 hosts: multiples of 12, rounded down as nccl-tests rounds its counts; 8 rounds to nothing.
+        assertEquals("-b/-e: size 8 rounds to 0 for allreduce on 3 hosts (at least 4n = 12 bytes: one float32"
+                + " element per chunk)", assertThrows(MatrixInputException.class,
+                () -> s.sizes(Pattern.ALLREDUCE, 3)).getMessage());
+        assertEquals(java.util.List.of(24L, 120L), new Sweep(30, 400, 4).sizes(Pattern.ALLREDUCE, 3), "30, 120 rounded");
+        assertEquals(java.util.List.of(12L, 24L), new Sweep(12, 24, 2).sizes(Pattern.ALLGATHER, 3));
+        // sizes that round to the same are run once
+        assertEquals(java.util.List.of(12L), new Sweep(13, 23, 2).sizes(Pattern.ALLREDUCE, 3));
+        assertEquals(java.util.List.of(1L << 30), new Sweep(1L << 30, 1L << 30, 2).raw(), "-b = -e: one size");
+        assertEquals(java.util.List.of(1L << 62), new Sweep(1L << 62, Long.MAX_VALUE, 2).raw(), "no overflow");
+        assertThrows(MatrixInputException.class, () -> new Sweep(16, 8, 2));
+        assertThrows(MatrixInputException.class, () -> new Sweep(8, 16, 1));
+        assertThrows(MatrixInputException.class, () -> new Sweep(0, 16, 2));
+    }
+
+    @Test
+    void incastRotatesUnlessATargetIsGivenAndEveryCaseIsASizeAndATarget() {
+        FabricPlan p = FabricPlanner.plan(req("a,b,c", b -> {
+            b.pattern = Pattern.INCAST;
+            b.sweep = new Sweep(4096, 8192, 2);
+        }), found("a,b,c"));
+        assertTrue(p.rotates());
+        assertEquals(java.util.List.of(new FabricPlan.Case(4096, 0), new FabricPlan.Case(4096, 1),
+                new FabricPlan.Case(4096, 2), new FabricPlan.Case(8192, 0), new FabricPlan.Case(8192, 1),
+                new FabricPlan.Case(8192, 2)), p.cases());
+        assertTrue(p.workerArgv(p.ranks().get(1)).containsAll(java.util.List.of("--sizes", "4096,8192", "--rotate")));
+        assertTrue(p.receives(1) && p.sends(1), "rotating: every rank both");
+        FabricPlan fixed = FabricPlanner.plan(req("a,b,c", b -> {
+            b.pattern = Pattern.INCAST;
+            b.receiver = "b";
+        }), found("a,b,c"));
+        assertEquals(java.util.List.of(new FabricPlan.Case(1 << 20, 1)), fixed.cases());
+        assertTrue(fixed.receives(1) && !fixed.sends(1) && fixed.sends(0) && !fixed.receives(0));
+        assertEquals(java.util.List.of(new FabricPlan.Case(1 << 20, -1)), FabricPlanner.plan(req("a,b,c",
+                b -> b.pattern = Pattern.ALLTOALL), found("a,b,c")).cases());
     }
 }

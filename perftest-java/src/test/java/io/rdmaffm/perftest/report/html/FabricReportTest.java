@@ -56,6 +56,34 @@ class FabricReportTest {
     }
 
     @Test
+    void aSweepDocumentIsOneLineOfPointsAndARotatingIncastALinePerTarget(@TempDir Path dir) throws Exception {
+        Path sweep = dir.resolve("sweep.json");
+        Files.writeString(sweep, "{\"schema\":\"rdma-ffm.fabric/1\",\"command\":\"fabric\",\"pattern\":\"allreduce\","
+                + "\"figures\":[" + figure(0, 4092, null, 0.5) + "," + figure(0, 8184, null, 0.75) + ","
+                + figure(0, 16380, null, 0.875) + "],\"verdicts\":[],\"ranks\":[]}");
+        Path incast = dir.resolve("incast.json");
+        Files.writeString(incast, "{\"schema\":\"rdma-ffm.fabric/1\",\"command\":\"fabric\",\"pattern\":\"incast\","
+                + "\"figures\":[" + figure(0, 4096, "rxe-host1", 0.25) + "," + figure(0, 4096, EVIL, 0.3) + ","
+                + figure(0, 8192, "rxe-host1", 0.4) + "," + figure(0, 8192, EVIL, 0.45) + "],\"verdicts\":[],"
+                + "\"ranks\":[]}");
+        List<FabricDocument> docs = List.of(FabricDocument.of("sweep.json", MatrixDocument.parse(sweep)),
+                FabricDocument.of("incast.json", MatrixDocument.parse(incast)));
+        assertEquals(EVIL, docs.get(1).figures().get(1).target());
+        String html = ReportPage.render(null, List.of(), Set.of(), List.of(), docs);
+        PlotsInHtml.PlotInfo plot = PlotsInHtml.read(html).get("fabric-busbw");
+        assertEquals(3, plot.seriesCount(), "the sweep, and incast per target");
+        assertEquals(3, plot.series("allreduce").dataPoints(), "one document, a line of its sizes");
+        assertEquals(2, plot.series("incast to rxe-host1").dataPoints());
+        assertFalse(html.contains("<b>host3"), "an untrusted target name is never markup");
+    }
+
+    private static String figure(int rail, long bytes, String target, double busbw) {
+        return "{\"rail\":" + rail + ",\"bytes\":" + bytes + ",\"target\":" + (target == null ? "null"
+                : "\"" + target.replace("\"", "\\\"") + "\"") + ",\"time_us\":100,\"algbw_GBps\":" + busbw
+                + ",\"busbw_GBps\":" + busbw + ",\"expected_busbw_GBps\":null,\"wrong\":0}";
+    }
+
+    @Test
     void countersPerHostAndVerdictsAreShownEscaped() {
         String html = page();
         String sec = html.substring(html.indexOf("<section class=\"fabric\" id=\"fabric-2\""));
