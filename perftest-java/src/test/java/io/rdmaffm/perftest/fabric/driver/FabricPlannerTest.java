@@ -62,19 +62,30 @@ class FabricPlannerTest {
         assertEquals(List.of("--rate", "2.5Gb/s"), argv.subList(argv.size() - 2, argv.size()));
         assertTrue(p.summary().contains("1 senders to a, each sender at most 2.5 Gb/s;"), p.summary());
         // The receiver sends nothing: its slower port is what an incast is for.
-        FabricPlanner.plan(rated("10G"), new DiscoveredHosts(HostInput.fromList("a,b"), Map.of(), Map.of(),
-                Map.of("a", answers.get("b"), "b", answers.get("a")), List.of()));
+        DiscoveredHosts slowTarget = new DiscoveredHosts(HostInput.fromList("a,b"), Map.of(), Map.of(),
+                Map.of("a", answers.get("b"), "b", answers.get("a")), List.of());
+        FabricPlanner.plan(rated("10G"), slowTarget);
+        // Rotating (no --target), every host sends in some case: the slower port is a sender's too.
+        assertEquals("--rate 10 Gb/s is above the port rate of a rxe0 port 1 (2.5 Gb/s)", assertThrows(
+                MatrixInputException.class, () -> FabricPlanner.plan(rated("10G", null), slowTarget)).getMessage());
         // A host that did not tell its rate is its worker's to check.
         FabricPlanner.plan(rated("10G"), new DiscoveredHosts(HostInput.fromList("a,b"), Map.of(), Map.of(),
                 Map.of("a", answers.get("a")), List.of()));
     }
 
+    /** Incast from b into a ({@code --target a}) at {@code rate} per sender. */
     private static FabricRequest rated(String rate) {
+        return rated(rate, "a");
+    }
+
+    /** Incast at {@code rate} per sender into {@code target}, or into every host in turn (null). */
+    private static FabricRequest rated(String rate, String target) {
         FabricRequest.Builder b = FabricRequest.builder();
         b.hosts.hosts = "a,b";
         b.hosts.devices = List.of("rxe0");
         b.pattern = Pattern.INCAST;
         b.bytes = 4096;
+        b.receiver = target;
         b.rate = SendRate.parse(rate);
         return b.build();
     }

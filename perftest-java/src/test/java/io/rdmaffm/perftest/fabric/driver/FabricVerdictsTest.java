@@ -229,6 +229,7 @@ class FabricVerdictsTest {
         // 2e6 B, busbw 0.5 GB/s = 50%, below 60.
         FabricPlan p = FabricFixtures.plan("a,b,c", b -> {
             b.pattern = Pattern.INCAST;
+            b.receiver = "a";
             b.bytes = 1_000_000;
             b.minPercent = 60;
             b.rate = io.rdmaffm.perftest.fabric.SendRate.parse("4G");
@@ -237,7 +238,7 @@ class FabricVerdictsTest {
         RailFigures f = o.figures().getFirst();
         assertEquals(1.0, f.expectedGBps(), 1e-12);
         assertEquals("--rate 4 Gb/s x 2 senders / 8, below the slowest NIC's expected rate", f.expectedFrom());
-        assertTrue(o.verdicts().contains(new Verdict(Verdict.Level.FLAGGED, "busbw", "a", "rail 0: busbw 0.500 GB/s"
+        assertTrue(o.verdicts().contains(new Verdict(Verdict.Level.FLAGGED, "busbw", "a", "rail 0, target a: busbw 0.500 GB/s"
                 + " is 50.0% of the expected 1.000 GB/s (--min-percent 60); slowest rank a/rxe0")), o.verdicts().toString());
         // all-to-all at 40 Gb/s per sender: expected 5 GB/s (not 12.5); a cap above a NIC leaves the NIC's figure.
         FabricPlan a = FabricFixtures.plan("a,b,c", b -> {
