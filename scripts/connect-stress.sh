@@ -10,6 +10,9 @@
 # deadline (server got/sent, future completed by whom, waiter resumed) with the carrier and machine stalls beside it.
 # The default 64 x 1000 takes hours per parallelism in the TCG VM on a 2-core host (docs/connection-api.md).
 #
+# Each run also prints what held the carriers (native call times on them, CPU by thread group; docs/connection-api.md,
+# "What holds a carrier"); STRESS_DUMP_DIR=DIR writes a JSON thread dump per stall there, STRESS_JVM_ARGS adds options
+# to the stress JVM ("{p}" becomes the parallelism), e.g. -XX:StartFlightRecording=filename=DIR/p{p}.jfr.
 # usage: [STRESS_PARALLELISM=1,2] [STRESS_CLIENTS=64] [STRESS_ROUNDS=1000] [STRESS_DEADLINE_MS=5000] scripts/connect-stress.sh
 # Runs on this host's RDMA device, else in a Soft-RoCE VM (scripts/rdma-env.sh). Builds first unless
 # STRESS_NO_BUILD is set.
@@ -26,4 +29,5 @@ fi
 exec "$SCRIPT_DIR/rdma-env.sh" --timeout 3600 -- mvn -B -ntp -o surefire:test -pl verbs-ffm \
 	-Dtest=ConnectionVirtualThreadRdmaTest -Drdma.groups=rdma -Drdma.excludedGroups= \
 	-Dstress.parallelism="${STRESS_PARALLELISM:-1,2}" -Dstress.clients="${STRESS_CLIENTS:-64}" -Dstress.rounds="${STRESS_ROUNDS:-1000}" \
-	-Dstress.deadlineMillis="${STRESS_DEADLINE_MS:-5000}"
+	-Dstress.deadlineMillis="${STRESS_DEADLINE_MS:-5000}" -Dstress.dumpDir="${STRESS_DUMP_DIR:-}" \
+	-Dstress.jvmArgs="${STRESS_JVM_ARGS:-}"

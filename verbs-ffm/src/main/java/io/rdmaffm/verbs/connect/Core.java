@@ -161,7 +161,9 @@ final class Core {
 
     /** One poll of the CQ, every completion handled; credits read; returns how many completions there were. */
     int pollOnce() {
+        long t0 = CarrierTime.start();
         int n = parts.cq().poll(wc);
+        CarrierTime.end(CarrierTime.POLL, t0);
         for (int i = 0; i < n; i++) {
             handle(i);
         }
@@ -391,12 +393,14 @@ final class Core {
     MemoryRegion track(Supplier<MemoryRegion> make) {
         refuseIfClosed();
         MemoryRegion r;
+        long t0 = CarrierTime.start();
         try {
-            r = make.get();
+            r = OffCarrier.call(make); // ibv_reg_mr pins pages in the kernel: up to 3 s on a carrier measured on rxe
         } catch (IllegalStateException pdClosed) {
             refuseIfClosed();
             throw pdClosed;
         }
+        CarrierTime.end(CarrierTime.REGISTER, t0);
         lock.lock();
         try {
             if (closed) {

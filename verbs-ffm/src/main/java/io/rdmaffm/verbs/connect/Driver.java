@@ -71,7 +71,9 @@ final class Driver {
         if (armed) {
             return false;
         }
+        long t0 = CarrierTime.start();
         core.parts.cq().requestNotify(false);
+        CarrierTime.end(CarrierTime.NOTIFY, t0);
         armed = true;
         return drain();
     }

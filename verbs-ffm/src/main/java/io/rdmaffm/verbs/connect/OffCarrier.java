@@ -7,7 +7,8 @@ import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * Runs a call that blocks in native code (rdma_cm's event channel in connect and accept, rdma_destroy_id in close)
+ * Runs a call that blocks in native code (rdma_cm's event channel in connect and accept, rdma_destroy_id and the
+ * destroys in close, ibv_reg_mr in allocateRegion and registerMemory)
  * on a platform thread when the caller is a virtual thread, which parks on a future meanwhile: a virtual thread in
  * a native call cannot unmount, so it would hold its carrier for the whole wait. Platform callers run it themselves.
  * The threads ("rdma-cm-wait") are daemons, made as needed and ended after a minute idle.

@@ -50,7 +50,9 @@ final class ReceivePool implements AutoCloseable {
 
     /** Buffer {@code slot} is released: post it again. */
     void repost(QueuePair qp, int slot) {
+        long t0 = CarrierTime.start();
         qp.postRecv(wrs, slot, 1);
+        CarrierTime.end(CarrierTime.POST_RECV, t0);
         released++;
     }
 

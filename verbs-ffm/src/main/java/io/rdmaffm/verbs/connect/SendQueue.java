@@ -93,7 +93,11 @@ final class SendQueue implements AutoCloseable {
         } else {
             r.rdma(remote, key);
         }
+        long t0 = CarrierTime.start();
+        // Inline also on rxe, where the kernel sends in this system call (1 ms-2 s under TCG): handing the post to a
+        // platform thread was measured worse (docs/connection-api.md, "What holds a carrier").
         qp.postSend(wrs, slot, 1);
+        CarrierTime.end(CarrierTime.POST_SEND, t0);
         kind[slot] = what;
         length[slot] = bytes;
         localAddress[slot] = local;

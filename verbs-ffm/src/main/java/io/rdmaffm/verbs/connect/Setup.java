@@ -163,7 +163,7 @@ final class Setup {
                     .responderResources(parts.responderResources()).initiatorDepth(parts.initiatorDepth()),
                     left(deadline, "connect", timeout, peer));
             Connection c = new Connection(parts, peerHandshake(established.privateData(), parts, peer), peer);
-            c.core().watcher = new CmWatcher(channel, "client " + peer);
+            c.core().watcher = CmWatcher.own(channel, "client " + peer);
             c.core().ownsWatcher = true;
             c.core().watcher.watch(id, c.core());
             return c;

@@ -25,6 +25,12 @@ public final class LibC {
     public static final LazyHandle if_indextoname = LazyHandle.errnoCapturing(L, "if_indextoname", FunctionDescriptor.of(ADDRESS, JAVA_INT, ADDRESS));
     /** int close(int fd): the dma-buf fds a CUDA export hands out. */
     public static final LazyHandle close = LazyHandle.errnoCapturing(L, "close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+    /** int eventfd(unsigned int initval, int flags): a wake-up fd that a poll(2) can wait on beside another fd. */
+    public static final LazyHandle eventfd = LazyHandle.errnoCapturing(L, "eventfd",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
+    /** int eventfd_write(int fd, eventfd_t value). */
+    public static final LazyHandle eventfd_write = LazyHandle.errnoCapturing(L, "eventfd_write",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG));
     /** int fcntl(int fd, int cmd, int arg): used only as F_GETFL/F_SETFL with O_NONBLOCK. */
     public static final LazyHandle fcntl = LazyHandle.errnoCapturing(L, "fcntl",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));

@@ -43,7 +43,15 @@ class ConnectionVirtualThreadRdmaTest {
                 "--enable-native-access=ALL-UNNAMED",
                 "-Djdk.virtualThreadScheduler.parallelism=" + parallelism,
                 "-Djdk.virtualThreadScheduler.maxPoolSize=" + parallelism,
-                "-cp", System.getProperty("java.class.path"),
+                "-Drdmaffm.connect.carrierTime=true",
+                "-Dstress.dumpDir=" + System.getProperty("stress.dumpDir", ""),
+                "-Dstress.stallDumps=" + System.getProperty("stress.stallDumps", "3")));
+        for (String a : System.getProperty("stress.jvmArgs", "").split(" ")) {
+            if (!a.isBlank()) {
+                cmd.add(a.replace("{p}", Integer.toString(parallelism)));
+            }
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
                 VirtualThreadStress.class.getName(), ip, clients, rounds, deadline));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();

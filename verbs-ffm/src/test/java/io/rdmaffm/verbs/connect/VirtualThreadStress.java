@@ -90,12 +90,16 @@ public final class VirtualThreadStress {
     private static final long STALL_NANOS = 100_000_000L;
     /** Traces of calls past their deadline, printed at the end (the first 20). */
     private static final ConcurrentLinkedQueue<String> traces = new ConcurrentLinkedQueue<>();
+    private static long runStart;
 
     public static void main(String[] args) throws Exception {
         InetAddress ip = InetAddress.getByName(args[0]);
         int clients = Integer.parseInt(args[1]);
         int rounds = Integer.parseInt(args[2]);
         Duration deadline = Duration.ofMillis(Long.parseLong(args[3]));
+        // To compare in one boot (2026-12-08): client watchers that wake every 25 ms, as before.
+        CmWatcher.ownWakeUp = !Boolean.getBoolean("stress.slicedClientWatchers");
+        System.out.println("settings: client rdma_cm watchers sleep until woken: " + CmWatcher.ownWakeUp);
         System.exit(run(ip, clients, rounds, deadline) ? 0 : 1);
     }
 
@@ -106,6 +110,8 @@ public final class VirtualThreadStress {
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong ticks = new AtomicLong();
         controlLate.set(0);
+        runStart = System.nanoTime();
+        Carriers.mark();
         virtualControlLate.set(0);
         took = new long[clients][2][rounds * 4 + 4];
         tookCount = new int[clients][2];
@@ -261,6 +267,9 @@ public final class VirtualThreadStress {
                 + "%d ms; machine stalls (a platform thread's): %d, longest %d ms%n", parallelism, stalls.size(),
                 longest(stalls) / 1_000_000, machineStalls.size(), longest(machineStalls) / 1_000_000);
         System.out.println("parallelism " + parallelism + ": " + DeviceDriver.stats());
+        System.out.println("parallelism " + parallelism + ": " + CarrierTime.summary());
+        System.out.println("parallelism " + parallelism + ": " + Carriers.total(System.nanoTime() - runStart));
+        System.out.println("parallelism " + parallelism + ": " + Carriers.byThread());
         traces.stream().limit(20).forEach(t -> System.out.println("TRACE " + t));
         failures.stream().limit(20).forEach(f -> System.out.println("FAILED " + f));
         return failures.isEmpty() && tickerRan;
@@ -583,23 +592,26 @@ public final class VirtualThreadStress {
     private static void watch(Duration deadline, AtomicBoolean running) {
         int dumps = 0;
         int stallDumps = 0;
+        int maxStallDumps = Integer.getInteger("stress.stallDumps", 3);
         long lastTicks = -1;
         long ticksSince = System.nanoTime();
-        while (running.get() && (dumps < 5 || stallDumps < 3)) {
+        while (running.get()) {
             try {
                 Thread.sleep(500);
             } catch (InterruptedException e) {
                 return;
             }
             long now = System.nanoTime();
+            Carriers.sample(now);
             long t = sleeperTicks.get();
             if (t != lastTicks) {
                 lastTicks = t;
                 ticksSince = now;
-            } else if (now - ticksSince > 2_000_000_000L && stallDumps < 3) {
+            } else if (now - ticksSince > 2_000_000_000L && stallDumps < maxStallDumps) {
                 stallDumps++;
                 ticksSince = now; // next dump at the earliest 2 s later
                 System.out.println(runnableVirtuals(now - ticksSince));
+                System.out.println("STALL carriers over the last 2 s: " + Carriers.recent(now) + Carriers.dump(stallDumps));
             }
             for (int n = 0; n < inFlightSince.length() && dumps < 5; n++) {
                 if (dumps >= 5) {
