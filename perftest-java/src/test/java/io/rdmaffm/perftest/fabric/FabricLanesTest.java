@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,17 +39,6 @@ class FabricLanesTest {
                 .validate();
     }
 
-    private static int take(LinkedBlockingQueue<Integer> q) {
-        try {
-            Integer v = q.poll(10, TimeUnit.SECONDS);
-            if (v == null) {
-                throw new FabricFailure("step timeout in the in-memory fabric");
-            }
-            return v;
-        } catch (InterruptedException e) {
-            throw new FabricFailure("interrupted");
-        }
-    }
 
     /** Runs the pattern on n in-memory ranks with T threads each. */
     static Outcome run(FabricPattern p, int n, long bytes, int threads) throws Exception {
@@ -71,23 +59,7 @@ class FabricLanesTest {
                     }
                 }
             }
-            long[][] written = new long[n][threads];
-            // writes while the lane's write times were on (the links' timeWrites), as RdmaEndpoint counts them
-            long[][] timedWrites = new long[n][threads];
-            boolean[][] timing = new boolean[n][threads];
-            // per rank, lane, link: immediates in; ring: link 0 = from the previous rank, 1 = from the next
-            List<List<List<LinkedBlockingQueue<Integer>>>> in = new ArrayList<>();
-            for (int r = 0; r < n; r++) {
-                List<List<LinkedBlockingQueue<Integer>>> lanes = new ArrayList<>();
-                for (int t = 0; t < threads; t++) {
-                    List<LinkedBlockingQueue<Integer>> links = new ArrayList<>();
-                    for (int i = 0; i < Math.max(2, plans[r].peers.length); i++) {
-                        links.add(new LinkedBlockingQueue<>());
-                    }
-                    lanes.add(links);
-                }
-                in.add(lanes);
-            }
+            InMemoryFabric fabric = new InMemoryFabric(plans, mem, threads);
             FabricResult[] results = new FabricResult[n];
             List<Future<?>> done = new ArrayList<>();
             for (int r = 0; r < n; r++) {
@@ -95,76 +67,13 @@ class FabricLanesTest {
                 long[] share = FabricWorker.laneShares(os[r], plans[r]);
                 LaneWork[] work = new LaneWork[threads];
                 for (int t = 0; t < threads; t++) {
-                    int lane = t;
                     if (p.ring()) {
-                        int next = (r + 1) % n;
-                        int prev = (r + n - 1) % n;
-                        RingLinks links = new RingLinks() {
-                            @Override
-                            public void writeNext(long from, long b, long to, int imm) {
-                                MemorySegment.copy(mem[rank], from, mem[next], to, b);
-                                written[rank][lane] += b;
-                                timedWrites[rank][lane] += timing[rank][lane] ? 1 : 0;
-                                in.get(next).get(lane).get(0).add(imm);
-                            }
-
-                            @Override
-                            public void signalPrev(int imm) {
-                                in.get(prev).get(lane).get(1).add(imm);
-                            }
-
-                            @Override
-                            public int awaitPrev() {
-                                return take(in.get(rank).get(lane).get(0));
-                            }
-
-                            @Override
-                            public int awaitNext() {
-                                return take(in.get(rank).get(lane).get(1));
-                            }
-
-                            @Override
-                            public void awaitSends() {
-                            }
-
-                            @Override
-                            public void timeWrites(boolean on) {
-                                timing[rank][lane] = on;
-                            }
-                        };
-                        RingRank ring = new RingRank(r, p, true, plans[r].layout, mem[r], links, share[t],
+                        RingRank ring = new RingRank(r, p, true, plans[r].layout, mem[r], fabric.ring(r, t), share[t],
                                 share[t + 1] - share[t]);
                         ring.fillInput();
                         work[t] = ring;
                     } else {
-                        FabricWorker.Plan me = plans[r];
-                        PeerLinks links = new PeerLinks() {
-                            @Override
-                            public void write(int link, long from, long b, long to, int imm) {
-                                int q = me.peers[link];
-                                int back = plans[q].link(rank, me.names[link]);
-                                MemorySegment.copy(mem[rank], from, mem[q], plans[q].offsets[back] + to,
-                                        b);
-                                written[rank][lane] += b;
-                                timedWrites[rank][lane] += timing[rank][lane] ? 1 : 0;
-                                in.get(q).get(lane).get(back).add(imm);
-                            }
-
-                            @Override
-                            public int awaitImm(int link) {
-                                return take(in.get(rank).get(lane).get(link));
-                            }
-
-                            @Override
-                            public void awaitAllSends() {
-                            }
-
-                            @Override
-                            public void timeWrites(boolean on) {
-                                timing[rank][lane] = on;
-                            }
-                        };
-                        work[t] = new PeerLane(me, links, share[t], share[t + 1] - share[t]);
+                        work[t] = new PeerLane(plans[r], fabric.peer(r, t), share[t], share[t + 1] - share[t]);
                     }
                 }
                 results[r] = new FabricResult(os[r], "h" + r);
@@ -192,8 +101,8 @@ class FabricLanesTest {
             for (int r = 0; r < n; r++) {
                 memory[r] = mem[r].toArray(ValueLayout.JAVA_BYTE);
                 for (int t = 0; t < threads; t++) {
-                    w[r] += written[r][t];
-                    tw[r] += timedWrites[r][t];
+                    w[r] += fabric.written[r][t];
+                    tw[r] += fabric.timedWrites[r][t];
                 }
                 sent[r] = results[r].bytesSent;
                 received[r] = results[r].bytesReceived;
@@ -276,18 +185,7 @@ class FabricLanesTest {
                 }
             }
         }
-        List<List<List<LinkedBlockingQueue<Integer>>>> in = new ArrayList<>();
-        for (int r = 0; r < n; r++) {
-            List<List<LinkedBlockingQueue<Integer>>> lanes = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                List<LinkedBlockingQueue<Integer>> links = new ArrayList<>();
-                for (int i = 0; i < Math.max(2, plans[r].peers.length); i++) {
-                    links.add(new LinkedBlockingQueue<>());
-                }
-                lanes.add(links);
-            }
-            in.add(lanes);
-        }
+        InMemoryFabric fabric = new InMemoryFabric(plans, mem, threads);
         java.util.concurrent.CyclicBarrier between = new java.util.concurrent.CyclicBarrier(n);
         FabricResult[] results = new FabricResult[n];
         try (ExecutorService pool = Executors.newFixedThreadPool(n)) {
@@ -298,57 +196,8 @@ class FabricLanesTest {
                 RingLinks[] ring = new RingLinks[threads];
                 PeerLinks[] peer = new PeerLinks[threads];
                 for (int t = 0; t < threads; t++) {
-                    int lane = t;
-                    int next = (r + 1) % n;
-                    int prev = (r + n - 1) % n;
-                    ring[t] = new RingLinks() {
-                        @Override
-                        public void writeNext(long from, long b, long to, int imm) {
-                            MemorySegment.copy(mem[rank], from, mem[next], to, b);
-                            in.get(next).get(lane).get(0).add(imm);
-                        }
-
-                        @Override
-                        public void signalPrev(int imm) {
-                            in.get(prev).get(lane).get(1).add(imm);
-                        }
-
-                        @Override
-                        public int awaitPrev() {
-                            return take(in.get(rank).get(lane).get(0));
-                        }
-
-                        @Override
-                        public int awaitNext() {
-                            return take(in.get(rank).get(lane).get(1));
-                        }
-
-                        @Override
-                        public void awaitSends() {
-                        }
-                    };
-                    peer[t] = new PeerLinks() {
-                        @Override
-                        public void write(int link, long from, long b, long to, int imm) {
-                            int q = me.peers[link];
-                            int back = plans[q].link(rank, me.names[link]);
-                            MemorySegment.copy(mem[rank], from, mem[q], plans[q].offsets[back] + to, b);
-                            in.get(q).get(lane).get(back).add(imm);
-                        }
-
-                        @Override
-                        public int awaitImm(int link) {
-                            return take(in.get(rank).get(lane).get(link));
-                        }
-
-                        @Override
-                        public void awaitAllSends() {
-                        }
-
-                        @Override
-                        public void timeWrites(boolean on) {
-                        }
-                    };
+                    ring[t] = fabric.ring(r, t);
+                    peer[t] = fabric.peer(r, t);
                 }
                 results[r] = new FabricResult(os[r], "h" + r);
                 LaneGate gate = new LaneGate(threads, WARMUP + ITERS + 1, TimeUnit.SECONDS.toNanos(10), null);

@@ -128,11 +128,16 @@ final class CmWatcher {
             } catch (IllegalStateException closed) {
                 return;
             }
-            if (e != null) {
-                Core core = watched.get(e.id());
-                if (core != null) {
-                    core.onCm(e);
-                }
+            dispatch(e);
+        }
+    }
+
+    /** Hands an event (null: none came) to the connection it is for, if that one is still watched. */
+    private void dispatch(CmEvent e) {
+        if (e != null) {
+            Core core = watched.get(e.id());
+            if (core != null) {
+                core.onCm(e);
             }
         }
     }
@@ -161,12 +166,7 @@ final class CmWatcher {
                 } catch (IllegalStateException closed) {
                     return;
                 }
-                if (e != null) {
-                    Core core = watched.get(e.id());
-                    if (core != null) {
-                        core.onCm(e);
-                    }
-                }
+                dispatch(e);
             }
         }
     }
