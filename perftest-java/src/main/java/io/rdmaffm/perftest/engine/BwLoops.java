@@ -114,6 +114,9 @@ final class BwLoops {
         }
     }
 
+    /** After the peer's end, how long an endless sender's drain waits for a completion before the peer is gone. */
+    private static final long PEER_GONE_NANOS = 2_000_000_000L;
+
     /**
      * run_iter_bw_infinitely: posts as {@link #client} with no end, hands every interval of {@code b}'s duration to
      * {@code sink} (perftest's row every -D seconds), and once {@code stop} is set or {@code peer} has ended stops
@@ -157,6 +160,11 @@ final class BwLoops {
                     totC += inc;
                     intervalCount += inc;
                 }
+            } else if (stopping && peer.ended() && now - lastProgress > Math.min(b.stallNanos(), PEER_GONE_NANOS)) {
+                // The peer ended and nothing of ours completes: its QPs went with it (C perftest dies on Ctrl-C,
+                // and rxe retries writes to a vanished QP for longer than the stall limit). What is in flight is
+                // flushed when our QPs are destroyed.
+                peerGone = true;
             } else if (now - lastProgress > b.stallNanos()) {
                 throw new RunFailure("no completion for " + (b.stallNanos() / 1_000_000_000L) + " s (" + totC
                         + " work requests completed): the peer or the link stalled");

@@ -312,6 +312,24 @@ class BwLoopsTest {
         assertTrue(m.ccnt[0] < m.scnt[0], "the drain stopped at the failed completion");
     }
 
+    /**
+     * A peer that ended and took its QPs with it, where nothing of ours completes any more, not even with an error
+     * (C perftest killed by Ctrl-C, on rxe, which retries writes to a vanished QP past the stall limit): the drain
+     * ends without the stall failure, and the peer is told once.
+     */
+    @Test
+    void runInfinitelyAfterThePeerEndedTakesSilenceAsItsQpsGone() {
+        FakeDataPath d = new FakeDataPath(1, 16, 1);
+        TestPeer peer = new TestPeer();
+        Measurement m = new Measurement(1, 2);
+        BwLoops.clientInfinitely(d, endless(16, 1), m, (count, start, end) -> {
+            peer.ended = true;
+            d.executeLimit = d.executedTotal;
+        }, new StopSignal(), peer, true);
+        assertEquals(1, peer.told);
+        assertTrue(m.ccnt[0] < m.scnt[0], "the drain stopped with requests still in flight");
+    }
+
     @Test
     void runInfinitelyFailsOnAFailedCompletionWhileThePeerRuns() {
         FakeDataPath d = new FakeDataPath(1, 16, 1);

@@ -127,25 +127,7 @@ class SendRateTest {
             reads.incrementAndGet();
             return now.getAndAdd(gap / 4);
         });
-        PeerLane lane = new PeerLane(plan, new PeerLinks() {
-            @Override
-            public void write(int link, long from, long bytes, long to, int imm) {
-                writes.incrementAndGet();
-            }
-
-            @Override
-            public int awaitImm(int link) {
-                throw new AssertionError("a sender awaits no immediate");
-            }
-
-            @Override
-            public void awaitAllSends() {
-            }
-
-            @Override
-            public void timeWrites(boolean on) {
-            }
-        }, 0, o.bytes(), pacer);
+        PeerLane lane = new PeerLane(plan, senderLinks(writes), 0, o.bytes(), pacer);
         lane.iteration(0);
         assertEquals(0, reads.get(), "warm-up is not paced");
         lane.timed(true);
@@ -175,24 +157,8 @@ class SendRateTest {
         assertEquals(2_000_000L, pacer.gapNanos());
         LaneWork[] lanes = new LaneWork[2];
         for (int t = 0; t < 2; t++) {
-            lanes[t] = new PeerLane(plan, new PeerLinks() {
-                @Override
-                public void write(int link, long from, long bytes, long to, int imm) {
-                }
-
-                @Override
-                public int awaitImm(int link) {
-                    throw new AssertionError("a sender awaits no immediate");
-                }
-
-                @Override
-                public void awaitAllSends() {
-                }
-
-                @Override
-                public void timeWrites(boolean on) {
-                }
-            }, share[t], share[t + 1] - share[t], SendPacer.of(cap, plan.sendsPerIteration * o.bytes()));
+            lanes[t] = new PeerLane(plan, senderLinks(new AtomicInteger()), share[t], share[t + 1] - share[t],
+                    SendPacer.of(cap, plan.sendsPerIteration * o.bytes()));
         }
         LaneGate gate = new LaneGate(2, 6, TimeUnit.SECONDS.toNanos(10), null);
         long[] times = LaneThreads.run(lanes, gate, 1, 5, false);
@@ -230,5 +196,28 @@ class SendRateTest {
     private static FabricOptions opts(FabricPattern p, int rank, SendRate rate) {
         return new FabricOptions(p, rank, 3, "h", 1, null, 1, -1, 100, 3, 1, true, 0, 60, 10, 1, new long[] {100}, false,
                 rate).validate();
+    }
+
+    /** A sender's links that only count its writes (a sender awaits no immediate). */
+    private static PeerLinks senderLinks(AtomicInteger writes) {
+        return new PeerLinks() {
+            @Override
+            public void write(int link, long from, long bytes, long to, int imm) {
+                writes.incrementAndGet();
+            }
+
+            @Override
+            public int awaitImm(int link) {
+                throw new AssertionError("a sender awaits no immediate");
+            }
+
+            @Override
+            public void awaitAllSends() {
+            }
+
+            @Override
+            public void timeWrites(boolean on) {
+            }
+        };
     }
 }
