@@ -42,8 +42,8 @@ run() {
 	done
 	local slowest=0 mean wrong
 	for ((r = 0; r < ranks; r++)); do
-		mean="$(grep -o '"time_us":{"mean":[0-9.]*' "$out/rank$r.out" | grep -o '[0-9.]*$' || true)"
-		wrong="$(grep -o '"wrong":[0-9]*' "$out/rank$r.out" | grep -o '[0-9]*$' || true)"
+		mean="$(grep -o '"time_us":{"mean":[0-9.]*' "$out/rank$r.out" | head -1 | grep -o '[0-9.]*$' || true)"
+		wrong="$(grep -o '"wrong":[0-9]*' "$out/rank$r.out" | head -1 | grep -o '[0-9]*$' || true)"
 		if [[ "$rc" -ne 0 || -z "$mean" || "$wrong" != 0 ]]; then
 			echo "threads=$t round=$round: FAILED (exit $rc, rank $r mean '$mean', wrong '$wrong')"
 			cat "$out"/rank*.out "$out"/rank*.err
