@@ -91,7 +91,8 @@ public final class FabricWorker {
 
             Plan plan = plan();
             result.role = plan.role;
-            if (plan.sendsPerIteration > 0) {
+            // A rotating incast's rank sends in every case but its own turn as the target.
+            if (plan.sendsPerIteration > 0 || plan.rotating) {
                 checkRate(hostName, dev);
             }
             int lanes = o.threads();
